@@ -1,0 +1,193 @@
+#include "models/gpu/gpu.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/core/input_error.h"
+#include "sim/core/registry.h"
+
+namespace stcsim {
+
+std::string pick_limiter(const OpResult& r) {
+  const std::pair<const char*, double> u[] = {{"tensor", r.util_tensor},
+                                              {"smem", r.util_smem},
+                                              {"l2", r.util_l2},
+                                              {"dram", r.util_dram},
+                                              {"l2_link", r.util_l2_link}};
+  auto best = u[0];
+  for (const auto& x : u)
+    if (x.second > best.second) best = x;
+  return best.second >= 0.5 ? best.first : "latency";
+}
+
+Gpu::Gpu(sc_core::sc_module_name name, const HardwareSections& hw) : sc_module(name) {
+  gpu_ = GpuSpec::from(hw.at("gpu").params);
+  sm_ = SmSpec::from(hw.at("sm").params);
+  mapping_req_ = MappingRequest::from(hw.at("mapping").params);
+  BuildContext ctx{gpu_.clock_mhz};
+  const auto& tc = hw.at("tensor_core");
+  tc_proto_ = Registry<ITensorCore>::create(tc.impl, tc.params, ctx);
+  const auto& sm = hw.at("smem");
+  smem_proto_ = Registry<ISharedMemory>::create(sm.impl, sm.params, ctx);
+  const auto& l2 = hw.at("l2");
+  const auto& dram = hw.at("dram");
+  mem_ = std::make_unique<MemorySystem>("mem", gpu_.num_sms, sm_.l2_link_bytes_per_cycle,
+                                        Registry<IL2Cache>::create(l2.impl, l2.params, ctx),
+                                        Registry<IDram>::create(dram.impl, dram.params, ctx));
+  sched_ = std::make_unique<CtaScheduler>("cta_scheduler", gpu_.num_sms);
+  for (int i = 0; i < gpu_.num_sms; ++i)
+    sms_.push_back(std::make_unique<Sm>(("sm" + std::to_string(i)).c_str(), i, sm_, *tc_proto_,
+                                        *smem_proto_, *mem_, *sched_));
+  SC_THREAD(driver);
+}
+
+std::vector<std::string> Gpu::traceable_signals(int num_sms) {
+  std::vector<std::string> out{"mem.inflight_requests"};
+  for (int i = 0; i < num_sms; ++i) out.push_back("sm" + std::to_string(i) + ".active_ctas");
+  return out;
+}
+
+void Gpu::trace(sc_core::sc_trace_file* tf, const std::vector<std::string>& names) {
+  const auto all = traceable_signals(gpu_.num_sms);
+  for (const auto& n : names) {
+    if (n == "all") {
+      trace(tf, all);
+      continue;
+    }
+    if (n == "mem.inflight_requests") {
+      mem_->trace_signals = true;
+      sc_core::sc_trace(tf, mem_->inflight_requests, n);
+      continue;
+    }
+    bool found = false;
+    for (int i = 0; i < gpu_.num_sms && !found; ++i)
+      if (n == "sm" + std::to_string(i) + ".active_ctas") {
+        sms_[i]->trace_signals = true;
+        sc_core::sc_trace(tf, sms_[i]->active_ctas, n);
+        found = true;
+      }
+    if (!found)
+      throw InputError("--vcd-signals: unknown signal '" + n + "' (mem.inflight_requests, sm<i>.active_ctas for i < " +
+                       std::to_string(gpu_.num_sms) + ", or all)");
+  }
+}
+
+double Gpu::peak_tflops(Dtype d) const {
+  if (!tc_proto_->supports(d)) return 0;
+  const double fma_per_cycle = double(dense_mma_shape(d).fma()) / tc_proto_->initiation_interval(d);
+  return 2.0 * fma_per_cycle * sm_.sub_cores * gpu_.num_sms * gpu_.clock_mhz * 1e6 / 1e12;
+}
+
+KernelMapping Gpu::mapping_for(const GemmOp& op) const {
+  ChooserHardware hw;
+  hw.num_sms = gpu_.num_sms;
+  hw.sm = sm_;
+  hw.mma_fma_per_cycle_per_sm =
+      double(dense_mma_shape(op.dtype).fma()) / tc_proto_->initiation_interval(op.dtype) * sm_.sub_cores;
+  hw.l2_bytes_per_cycle = mem_->l2().bytes_per_cycle();
+  hw.dram_bytes_per_cycle = mem_->dram().sustained_bytes_per_cycle();
+  hw.dram_latency_cycles = mem_->l2().hit_latency() * 2.0;
+  return choose_mapping(op, hw, mapping_req_);
+}
+
+void Gpu::check_op(const GemmOp& op) const {
+  if (op.m <= 0 || op.n <= 0 || op.k <= 0)
+    throw InputError(op.name + ": GEMM dimensions must be positive");
+  if (!tc_proto_->supports(op.dtype))
+    throw InputError(op.name + ": this GPU's tensor cores have no " + to_string(op.dtype) +
+                     " mma (tensor_core." + to_string(op.dtype) + "_ii_cycles is 0)");
+  mapping_for(op);
+}
+
+std::uint64_t Gpu::allocate(double bytes) {
+  // Like cudaMalloc: every tensor starts on a fresh 2 MiB boundary.
+  const std::uint64_t align = 2u << 20;
+  const std::uint64_t a = next_addr_;
+  next_addr_ += (std::uint64_t(bytes) + align - 1) / align * align + align;
+  return a;
+}
+
+Gpu::Snapshot Gpu::snapshot() const {
+  Snapshot s;
+  for (const auto& sm : sms_) {
+    for (const auto& p : sm->pipes()) s.tensor += p->busy_cycles();
+    s.smem += sm->smem().busy_cycles();
+    for (int i = 0; i < int(StallCause::kCount); ++i) s.stalls.cycles[i] += sm->counters().stalls.cycles[i];
+  }
+  s.l2 = mem_->l2().busy_cycles();
+  s.dram = mem_->dram().busy_cycles();
+  s.link = mem_->link_busy_cycles();
+  s.mem = mem_->counters();
+  return s;
+}
+
+void Gpu::run_kernel(const KernelLaunch& k) {
+  sched_->start(&k);
+  sc_core::sc_event_and_list all_done;
+  for (auto& sm : sms_) {
+    sm->launch(&k, now_cycles());
+    all_done &= sm->done;
+  }
+  wait(all_done);
+  Cycle writes = 0;
+  for (auto& sm : sms_) writes = std::max(writes, sm->last_write_done());
+  wait_until(writes);  // the kernel ends when its last store reaches the L2
+}
+
+void Gpu::driver() {
+  for (const auto& op : ops_) {
+    const KernelMapping map = mapping_for(op);
+    const Occupancy occ = occupancy(map, sm_, op.dtype);
+    const int eb = input_bytes(op.dtype);
+    const std::uint64_t a = allocate(double(op.m) * op.k * eb);
+    const std::uint64_t b = allocate(double(op.n) * op.k * eb);
+    const std::uint64_t c = allocate(double(op.m) * op.n * output_bytes(op.dtype));
+    const std::uint64_t ws = map.split_k > 1 ? allocate(4.0 * map.split_k * op.m * op.n) : 0;
+    const KernelLaunch k = make_gemm_kernel(op, map, occ.ctas_per_sm, *smem_proto_, a, b, c, ws);
+    start_snap_ = snapshot();
+    const Cycle start = now_cycles();
+    run_kernel(k);
+    if (map.split_k > 1) {
+      const KernelLaunch red = make_reduce_kernel(k);
+      run_kernel(red);
+    }
+    results_.push_back(collect(op, k, start, now_cycles()));
+  }
+  // No sc_stop(): with the driver done and every SM waiting for a launch, the
+  // event queue empties and sc_start() returns.
+}
+
+OpResult Gpu::collect(const GemmOp& op, const KernelLaunch& k, Cycle start, Cycle end) const {
+  const Snapshot now = snapshot();
+  const Snapshot& s0 = start_snap_;
+  OpResult r;
+  r.op = op;
+  r.mapping = k.map;
+  r.occupancy = occupancy(k.map, sm_, op.dtype);
+  r.ctas = double(k.ctas.size());
+  r.waves = r.ctas / (double(gpu_.num_sms) * std::max(1, r.occupancy.ctas_per_sm));
+  r.cycles = std::max(1.0, end - start);
+  r.seconds = r.cycles / (gpu_.clock_mhz * 1e6);
+  r.flops = op.flops();
+  r.tflops = r.flops / r.seconds / 1e12;
+  r.peak_tflops = peak_tflops(op.dtype);
+  const double pipes = double(gpu_.num_sms) * sm_.sub_cores;
+  r.pipe_cycles = r.cycles * pipes;
+  r.pipe_busy = now.tensor - s0.tensor;
+  r.util_tensor = r.pipe_busy / r.pipe_cycles;
+  r.util_smem = (now.smem - s0.smem) / (r.cycles * gpu_.num_sms);
+  r.util_l2 = (now.l2 - s0.l2) / (r.cycles * mem_->l2().slices());
+  r.util_dram = (now.dram - s0.dram) / (r.cycles * mem_->dram().channels());
+  r.util_l2_link = (now.link - s0.link) / (r.cycles * gpu_.num_sms * 2);
+  const double reads = now.mem.l2_read_sectors - s0.mem.l2_read_sectors;
+  const double misses = now.mem.l2_read_miss_sectors - s0.mem.l2_read_miss_sectors;
+  r.l2_read_hit_rate = reads > 0 ? 1.0 - misses / reads : 0;
+  r.dram_read_bytes = now.mem.dram_read_bytes - s0.mem.dram_read_bytes;
+  r.dram_write_bytes = now.mem.dram_write_bytes - s0.mem.dram_write_bytes;
+  r.dram_gbps = (r.dram_read_bytes + r.dram_write_bytes) / r.seconds / 1e9;
+  for (int i = 0; i < int(StallCause::kCount); ++i) r.stalls.cycles[i] = now.stalls.cycles[i] - s0.stalls.cycles[i];
+  r.limiter = pick_limiter(r);
+  return r;
+}
+
+}  // namespace stcsim

@@ -1,0 +1,64 @@
+// The GPU top level: SMs, the CTA scheduler and the memory system, assembled from the
+// resolved hardware sections. Its driver thread runs a list of GEMMs back to back in
+// one simulation (the L2 keeps its contents between them) and records an OpResult
+// for each.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include <systemc>
+
+#include "models/gpu/op_result.h"
+#include "models/memory/memory_system.h"
+#include "models/sm/cta_scheduler.h"
+#include "models/sm/sm.h"
+#include "sim/core/section_config.h"
+
+namespace stcsim {
+
+class Gpu : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(Gpu);
+  Gpu(sc_core::sc_module_name name, const HardwareSections& hw);
+
+  void set_ops(std::vector<GemmOp> ops) { ops_ = std::move(ops); }
+  const std::vector<OpResult>& results() const { return results_; }
+  // Trace the named signals ("sm0.active_ctas", "mem.inflight_requests"; "all").
+  void trace(sc_core::sc_trace_file* tf, const std::vector<std::string>& names);
+  static std::vector<std::string> traceable_signals(int num_sms);
+
+  double peak_tflops(Dtype d) const;
+  KernelMapping mapping_for(const GemmOp& op) const;
+  const GpuSpec& spec() const { return gpu_; }
+
+  // Validate ops before simulating (dtype supported, mapping fits): throws InputError.
+  void check_op(const GemmOp& op) const;
+
+ private:
+  void driver();
+  void run_kernel(const KernelLaunch& k);
+  std::uint64_t allocate(double bytes);
+  OpResult collect(const GemmOp& op, const KernelLaunch& k, Cycle start, Cycle end) const;
+
+  GpuSpec gpu_;
+  SmSpec sm_;
+  MappingRequest mapping_req_;
+  std::unique_ptr<ITensorCore> tc_proto_;
+  std::unique_ptr<ISharedMemory> smem_proto_;
+  std::unique_ptr<MemorySystem> mem_;
+  std::unique_ptr<CtaScheduler> sched_;
+  std::vector<std::unique_ptr<Sm>> sms_;
+  std::vector<GemmOp> ops_;
+  std::vector<OpResult> results_;
+  std::uint64_t next_addr_ = std::uint64_t(1) << 32;
+
+  struct Snapshot {
+    double tensor = 0, smem = 0, l2 = 0, dram = 0, link = 0;
+    MemoryCounters mem;
+    StallCounters stalls;
+  };
+  Snapshot snapshot() const;
+  Snapshot start_snap_;
+};
+
+}  // namespace stcsim

@@ -1,0 +1,32 @@
+// What the simulator reports for one GEMM (or the total over several).
+#pragma once
+#include <string>
+
+#include "models/common/gemm_op.h"
+#include "models/mapping/kernel_mapping.h"
+#include "models/sm/stall_counters.h"
+
+namespace stcsim {
+
+struct OpResult {
+  GemmOp op;
+  KernelMapping mapping;
+  Occupancy occupancy;
+  double ctas = 0, waves = 0;
+  double cycles = 0, seconds = 0, tflops = 0, peak_tflops = 0;
+  double flops = 0;
+  // Busy fraction of each resource over the op's cycles.
+  double util_tensor = 0, util_smem = 0, util_l2 = 0, util_dram = 0, util_l2_link = 0;
+  double l2_read_hit_rate = 0;
+  double dram_read_bytes = 0, dram_write_bytes = 0, dram_gbps = 0;
+  StallCounters stalls;       // tensor-pipe idle cycles by cause, summed over pipes
+  double pipe_cycles = 0;     // cycles x pipes: busy + stalls + no_work
+  double pipe_busy = 0;
+  std::string limiter;
+};
+
+// The resource that bounds the run: the most utilised of tensor, smem, l2, dram and
+// l2_link; "latency" when none is at least half busy.
+std::string pick_limiter(const OpResult& r);
+
+}  // namespace stcsim

@@ -1,0 +1,211 @@
+#include "models/mapping/kernel_mapping.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "sim/core/input_error.h"
+#include "sim/core/registry.h"
+
+namespace stcsim {
+
+const char* to_string(SmemLayout l) {
+  switch (l) {
+    case SmemLayout::Swizzled: return "swizzled";
+    case SmemLayout::Padded: return "padded";
+    case SmemLayout::Naive: return "naive";
+  }
+  return "?";
+}
+
+std::int64_t KernelMapping::smem_bytes(Dtype d) const {
+  const std::int64_t row = std::int64_t(cta_k) * input_bytes(d) + (layout == SmemLayout::Padded ? 16 : 0);
+  return std::int64_t(stages) * (cta_m + cta_n) * row;
+}
+
+int KernelMapping::regs_per_thread(Dtype d) const {
+  const auto s = dense_mma_shape(d);
+  const int acc = warp_m * warp_n / 32;                      // one 32-bit accumulator per element
+  const int frag = 2 * ((warp_m / s.m) * 4 + (warp_n / s.n) * 2);  // double-buffered A and B
+  return acc + frag + 24;                                     // addressing, loop, predicates
+}
+
+std::string KernelMapping::describe() const {
+  std::ostringstream os;
+  os << cta_m << "x" << cta_n << "x" << cta_k << " warp " << warp_m << "x" << warp_n << " stages "
+     << stages << " swizzle " << swizzle << " split_k " << split_k << " smem " << to_string(layout);
+  return os.str();
+}
+
+Occupancy occupancy(const KernelMapping& m, const SmSpec& sm, Dtype d) {
+  struct Lim { int n; const char* why; };
+  const int regs = std::max(1, m.regs_per_thread(d)) * m.threads();
+  Lim lims[] = {{int(sm.smem_bytes / std::max<std::int64_t>(1, m.smem_bytes(d))), "smem"},
+                {sm.registers / std::max(1, regs), "registers"},
+                {sm.max_threads / std::max(1, m.threads()), "threads"},
+                {sm.max_ctas, "ctas"}};
+  Lim best = lims[0];
+  for (auto& l : lims)
+    if (l.n < best.n) best = l;
+  return {best.n, best.why};
+}
+
+std::vector<ParamDecl> MappingRequest::params() {
+  return {
+      int_param("cta_m", "elements", 0, 0, 1024, "CTA tile M (0: chosen by the heuristic)"),
+      int_param("cta_n", "elements", 0, 0, 1024, "CTA tile N (0: chosen)"),
+      int_param("cta_k", "elements", 0, 0, 1024, "CTA tile K per stage (0: chosen)"),
+      int_param("warp_m", "elements", 0, 0, 256, "warp tile M (0: chosen)"),
+      int_param("warp_n", "elements", 0, 0, 256, "warp tile N (0: chosen)"),
+      int_param("stages", "stages", 0, 0, 16, "cp.async pipeline stages (0: as many as fit, up to the candidate's)"),
+      int_param("split_k", "slices", 0, 0, 64, "split-K slices (0: chosen)"),
+      int_param("swizzle", "tiles", 0, 0, 64, "rasterization: N-tiles launched together (0: chosen)"),
+      string_param("smem_layout", std::string("swizzled"), {"swizzled", "padded", "naive"},
+                   "shared-memory tile layout: XOR-swizzled, 16-byte padded rows, or plain"),
+  };
+}
+
+MappingRequest MappingRequest::from(const ParamSet& p) {
+  MappingRequest r;
+  r.cta_m = int(p.get_int("cta_m"));
+  r.cta_n = int(p.get_int("cta_n"));
+  r.cta_k = int(p.get_int("cta_k"));
+  r.warp_m = int(p.get_int("warp_m"));
+  r.warp_n = int(p.get_int("warp_n"));
+  r.stages = int(p.get_int("stages"));
+  r.split_k = int(p.get_int("split_k"));
+  r.swizzle = int(p.get_int("swizzle"));
+  const auto& l = p.get_string("smem_layout");
+  r.layout = l == "padded" ? SmemLayout::Padded : l == "naive" ? SmemLayout::Naive : SmemLayout::Swizzled;
+  return r;
+}
+
+std::vector<KernelMapping> mapping_candidates(Dtype d) {
+  // CTA MxNxK(fp16 elements), warp MxN, stages: CUTLASS's sm80 multistage defaults plus
+  // narrow tiles for skinny (GEMV-like) problems.
+  struct C { int m, n, k, wm, wn, st; };
+  const C table[] = {{256, 128, 64, 64, 64, 3}, {128, 256, 64, 64, 64, 3}, {128, 128, 64, 64, 64, 4},
+                     {128, 128, 32, 64, 64, 5}, {128, 64, 64, 64, 32, 4},  {64, 128, 64, 32, 64, 4},
+                     {64, 64, 64, 32, 32, 6},   {128, 32, 64, 32, 32, 4},  {64, 32, 128, 32, 16, 4},
+                     {128, 16, 128, 32, 16, 4}, {64, 16, 128, 16, 16, 6},  {128, 8, 128, 32, 8, 4},
+                     {64, 16, 64, 16, 16, 4},   {64, 8, 128, 16, 8, 3}};
+  const int kscale = 2;  // table K is for 2-byte inputs
+  std::vector<KernelMapping> out;
+  for (const auto& c : table) {
+    KernelMapping m;
+    m.cta_m = c.m; m.cta_n = c.n; m.warp_m = c.wm; m.warp_n = c.wn; m.stages = c.st;
+    m.cta_k = c.k * kscale / input_bytes(d);
+    m.chosen_by = "heuristic";
+    out.push_back(m);
+  }
+  return out;
+}
+
+void validate_mapping(const KernelMapping& m, const SmSpec& sm, Dtype d) {
+  const auto s = dense_mma_shape(d);
+  auto bad = [](const std::string& key, const std::string& msg) {
+    throw InputError("mapping." + key + ": " + msg);
+  };
+  if (m.warp_m <= 0 || m.warp_m % s.m) bad("warp_m", "must be a positive multiple of " + std::to_string(s.m) + " (mma M)");
+  if (m.warp_n <= 0 || m.warp_n % s.n) bad("warp_n", "must be a positive multiple of " + std::to_string(s.n) + " (mma N)");
+  if (m.cta_m <= 0 || m.cta_m % m.warp_m) bad("cta_m", "must be a positive multiple of warp_m");
+  if (m.cta_n <= 0 || m.cta_n % m.warp_n) bad("cta_n", "must be a positive multiple of warp_n");
+  if (m.cta_k <= 0 || m.cta_k % s.k) bad("cta_k", "must be a positive multiple of " + std::to_string(s.k) + " (mma K for " + to_string(d) + ")");
+  if (m.stages < 2) bad("stages", "must be at least 2 (one stage computing while one loads)");
+  if (m.threads() > 1024) bad("warp_m", "CTA of " + std::to_string(m.threads()) + " threads exceeds 1024");
+  if (m.smem_bytes(d) > sm.max_smem_per_cta_bytes)
+    bad("stages", std::to_string(m.smem_bytes(d)) + " bytes of shared memory exceed the " +
+                      std::to_string(sm.max_smem_per_cta_bytes) + " a CTA may use");
+  if (m.regs_per_thread(d) > sm.max_regs_per_thread)
+    bad("warp_m", "warp tile needs ~" + std::to_string(m.regs_per_thread(d)) + " registers per thread (limit " +
+                      std::to_string(sm.max_regs_per_thread) + ")");
+}
+
+double estimate_cycles(const GemmOp& op, const ChooserHardware& hw, const KernelMapping& m) {
+  const Occupancy occ = occupancy(m, hw.sm, op.dtype);
+  if (occ.ctas_per_sm < 1) return INFINITY;
+  const double tiles_m = std::ceil(double(op.m) / m.cta_m), tiles_n = std::ceil(double(op.n) / m.cta_n);
+  const double ctas = tiles_m * tiles_n * m.split_k;
+  const double k_slice = std::ceil(double(op.k) / m.split_k / m.cta_k) * m.cta_k;
+  const double slots = double(hw.num_sms) * occ.ctas_per_sm;
+  const double waves = std::ceil(ctas / slots);
+  // A CTA alone on an SM uses the tensor pipes of the sub-cores its warps occupy.
+  const double used_subcores = std::min<double>(hw.sm.sub_cores, m.warps() * occ.ctas_per_sm);
+  const double sm_rate = hw.mma_fma_per_cycle_per_sm * used_subcores / hw.sm.sub_cores;
+  const double cta_fma = double(m.cta_m) * m.cta_n * k_slice;
+  const double per_wave = std::min<double>(occ.ctas_per_sm, std::ceil(ctas / hw.num_sms)) * cta_fma / sm_rate;
+  const double eb = input_bytes(op.dtype);
+  const double l2_bytes = ctas * (m.cta_m + m.cta_n) * k_slice * eb;
+  const double dram_bytes = op.min_bytes() + (m.split_k > 1 ? 8.0 * m.split_k * op.m * op.n : 0.0);
+  // Bytes in flight per SM bound the bandwidth a latency-bound kernel can draw.
+  const double inflight = std::min(ctas, slots) * (m.stages - 1) * (m.cta_m + m.cta_n) * m.cta_k * eb;
+  const double latency_bw = inflight / hw.dram_latency_cycles;
+  const double mem = std::max({l2_bytes / hw.l2_bytes_per_cycle, dram_bytes / hw.dram_bytes_per_cycle,
+                               dram_bytes / latency_bw});
+  const double fill = m.stages * hw.dram_latency_cycles;  // prologue of each wave
+  // Compute and memory overlap imperfectly: the smaller of the two is half hidden.
+  const double compute = waves * per_wave;
+  return std::max(compute, mem) + 0.5 * std::min(compute, mem) + waves * fill;
+}
+
+KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const MappingRequest& req) {
+  const bool tile_given = req.cta_m || req.cta_n || req.cta_k || req.warp_m || req.warp_n;
+  std::vector<KernelMapping> cands;
+  if (tile_given) {
+    if (!(req.cta_m && req.cta_n && req.cta_k && req.warp_m && req.warp_n))
+      throw InputError("mapping: give all of cta_m, cta_n, cta_k, warp_m, warp_n, or none of them");
+    KernelMapping m;
+    m.cta_m = req.cta_m; m.cta_n = req.cta_n; m.cta_k = req.cta_k;
+    m.warp_m = req.warp_m; m.warp_n = req.warp_n;
+    m.stages = req.stages ? req.stages : 3;
+    m.chosen_by = "config";
+    cands.push_back(m);
+  } else {
+    cands = mapping_candidates(op.dtype);
+  }
+  KernelMapping best;
+  double best_cost = INFINITY;
+  for (auto m : cands) {
+    m.layout = req.layout;
+    if (req.stages) m.stages = req.stages;
+    // Fewer stages when the candidate's do not fit (never below 2).
+    while (m.stages > 2 && m.smem_bytes(op.dtype) > hw.sm.max_smem_per_cta_bytes) --m.stages;
+    if (!tile_given) {
+      try {
+        validate_mapping(m, hw.sm, op.dtype);
+      } catch (const InputError&) {
+        continue;
+      }
+    } else {
+      validate_mapping(m, hw.sm, op.dtype);
+    }
+    const std::vector<int> splits = req.split_k ? std::vector<int>{req.split_k} : std::vector<int>{1, 2, 4, 8, 16};
+    for (int s : splits) {
+      if (s > 1 && double(op.k) / s < 2.0 * m.cta_k) continue;
+      m.split_k = s;
+      const double tiles_n = std::ceil(double(op.n) / m.cta_n);
+      m.swizzle = req.swizzle ? req.swizzle : int(std::min(8.0, tiles_n));
+      const double c = estimate_cycles(op, hw, m);
+      if (c < best_cost * 0.999) {  // ties keep the earlier (larger-tile) candidate
+        best_cost = c;
+        best = m;
+      }
+    }
+  }
+  if (!std::isfinite(best_cost))
+    throw InputError("mapping: no candidate fits this SM for " + std::string(to_string(op.dtype)));
+  if (!tile_given) {
+    std::ostringstream os;
+    os << "heuristic (estimated " << std::llround(best_cost) << " cycles)";
+    best.chosen_by = os.str();
+  }
+  return best;
+}
+
+static CatalogEntry mapping_entry{ComponentInfo{
+    "mapping", "multistage",
+    "cuts a GEMM into CTA and warp tiles with a cp.async multistage mainloop",
+    "CUTLASS-style multistage kernel mapping; zeros are chosen by the heuristic (docs/mapping.md)",
+    MappingRequest::params(), true}};
+
+}  // namespace stcsim

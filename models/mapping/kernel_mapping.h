@@ -1,0 +1,73 @@
+// The kernel mapping: how a GEMM is cut into CTAs and warps and pipelined, separate
+// from the hardware. It mirrors a CUTLASS multistage kernel: a CTA tile MxNxK, a warp
+// tile, `stages` cp.async stages in shared memory, a rasterization swizzle and split-K.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/common/dtype.h"
+#include "models/common/gemm_op.h"
+#include "models/sm/sm_spec.h"
+#include "sim/core/param.h"
+
+namespace stcsim {
+
+enum class SmemLayout { Swizzled, Padded, Naive };
+const char* to_string(SmemLayout l);
+
+struct KernelMapping {
+  int cta_m = 0, cta_n = 0, cta_k = 0;  // cta_k in elements of the input dtype
+  int warp_m = 0, warp_n = 0;
+  int stages = 0;
+  int swizzle = 1;   // CTAs of `swizzle` adjacent N-tiles are launched together (L2 locality)
+  int split_k = 1;   // K is cut into split_k slices reduced by a second kernel
+  SmemLayout layout = SmemLayout::Swizzled;
+  std::string chosen_by;  // "config" or "heuristic: ..."
+
+  int warps() const { return (cta_m / warp_m) * (cta_n / warp_n); }
+  int threads() const { return warps() * 32; }
+  std::int64_t smem_bytes(Dtype d) const;   // all stages of A and B tiles
+  int regs_per_thread(Dtype d) const;       // estimate: accumulators + fragments + addressing
+  std::string describe() const;
+};
+
+struct Occupancy {
+  int ctas_per_sm = 0;
+  std::string limited_by;  // "smem", "registers", "threads", "ctas"
+};
+Occupancy occupancy(const KernelMapping& m, const SmSpec& sm, Dtype d);
+
+// What the chooser knows of the hardware: rates per core cycle.
+struct ChooserHardware {
+  int num_sms = 108;
+  SmSpec sm;
+  double mma_fma_per_cycle_per_sm = 1024;  // for the op's dtype
+  double l2_bytes_per_cycle = 5120;
+  double dram_bytes_per_cycle = 1000;
+  double dram_latency_cycles = 500;
+};
+
+// The user's mapping section: zeros mean "choose".
+struct MappingRequest {
+  int cta_m = 0, cta_n = 0, cta_k = 0, warp_m = 0, warp_n = 0, stages = 0, split_k = 0;
+  int swizzle = 0;
+  SmemLayout layout = SmemLayout::Swizzled;
+  static std::vector<ParamDecl> params();
+  static MappingRequest from(const ParamSet& p);
+};
+
+// The documented candidate set (docs/mapping.md), for dtypes of 2-byte inputs;
+// cta_k scales so a stage's bytes stay the same for other dtypes.
+std::vector<KernelMapping> mapping_candidates(Dtype d);
+
+// Check a mapping against the op's dtype and the SM; throws InputError naming the key.
+void validate_mapping(const KernelMapping& m, const SmSpec& sm, Dtype d);
+
+// The user's mapping if complete, else the best candidate by the documented estimate.
+KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const MappingRequest& req);
+
+// The chooser's estimate of a candidate's cycles (exposed for tests and docs).
+double estimate_cycles(const GemmOp& op, const ChooserHardware& hw, const KernelMapping& m);
+
+}  // namespace stcsim

@@ -1,0 +1,36 @@
+// Kind "l2": the GPU's last-level cache, shared by all SMs, split into slices.
+//
+// Contract: `access` looks up one line with the sectors a request touches, updates
+// replacement state, allocates on a miss (reads and writes alike; writes mark sectors
+// dirty) and reports which sectors missed and which dirty sectors were evicted.
+// `reserve_slice` occupies a slice's data path for `bytes` no earlier than `ready`
+// (first come, first served) and returns the cycle it is done.
+#pragma once
+#include <cstdint>
+#include <memory>
+
+#include "models/common/cycles.h"
+
+namespace stcsim {
+
+struct L2AccessResult {
+  std::uint8_t miss_sectors = 0;       // bit i: sector i was not present
+  std::uint8_t evicted_dirty = 0;      // dirty sectors of the victim line
+  std::uint64_t evicted_line_addr = 0;  // byte address of the victim line
+};
+
+class IL2Cache {
+ public:
+  virtual ~IL2Cache() = default;
+  virtual L2AccessResult access(std::uint64_t line_addr, std::uint8_t sectors, bool write) = 0;
+  virtual int slice_of(std::uint64_t line_addr) const = 0;
+  virtual Cycle reserve_slice(int slice, Cycle ready, double bytes) = 0;
+  virtual int slices() const = 0;
+  virtual int line_bytes() const = 0;
+  virtual int sector_bytes() const = 0;
+  virtual int hit_latency() const = 0;
+  virtual double bytes_per_cycle() const = 0;  // all slices together
+  virtual Cycle busy_cycles() const = 0;       // summed over slices
+};
+
+}  // namespace stcsim

@@ -1,0 +1,127 @@
+#include "models/memory/memory_system.h"
+
+#include <algorithm>
+
+namespace stcsim {
+
+MemorySystem::MemorySystem(sc_core::sc_module_name name, int num_sms, double link_bpc,
+                           std::unique_ptr<IL2Cache> l2, std::unique_ptr<IDram> dram)
+    : sc_module(name),
+      l2_(std::move(l2)),
+      dram_(std::move(dram)),
+      link_bpc_(link_bpc),
+      read_link_(num_sms),
+      write_link_(num_sms),
+      grant_(num_sms),
+      pending_(num_sms),
+      slice_bytes_(l2_->slices(), 0.0),
+      chan_read_(dram_->channels(), 0.0),
+      chan_write_(dram_->channels(), 0.0) {
+  SC_METHOD(arbitrate);
+  sensitive << submitted_;
+  dont_initialize();
+}
+
+void MemorySystem::submit(int sm, std::vector<MemRequest*> reqs) {
+  auto& p = pending_[sm];
+  p.insert(p.end(), reqs.begin(), reqs.end());
+  submitted_.notify(sc_core::SC_ZERO_TIME);
+}
+
+Cycle MemorySystem::link_busy_cycles() const {
+  Cycle b = 0;
+  for (const auto& t : read_link_) b += t.busy_cycles();
+  for (const auto& t : write_link_) b += t.busy_cycles();
+  return b;
+}
+
+void MemorySystem::arbitrate() {
+  const Cycle now = now_cycles();
+  for (int sm = 0; sm < int(pending_.size()); ++sm) {
+    if (pending_[sm].empty()) continue;
+    for (MemRequest* r : pending_[sm]) serve(sm, *r, now);
+    pending_[sm].clear();
+    grant_[sm].notify(sc_core::SC_ZERO_TIME);
+  }
+  if (trace_signals) {
+    inflight_until_.erase(std::remove_if(inflight_until_.begin(), inflight_until_.end(),
+                                         [&](Cycle c) { return c <= now; }),
+                          inflight_until_.end());
+    inflight_requests.write(int(inflight_until_.size()));
+  }
+}
+
+void MemorySystem::serve(int sm, MemRequest& r, Cycle now) {
+  const int line = l2_->line_bytes(), sector = l2_->sector_bytes();
+  double total = 0;
+  for (const RowRun& run : r.runs) {
+    for (std::uint32_t row = 0; row < run.rows; ++row) {
+      const std::uint64_t a0 = run.addr + row * run.stride, a1 = a0 + run.bytes;
+      for (std::uint64_t la = a0 / line * line; la < a1; la += line) {
+        const std::uint64_t lo = std::max(a0, la), hi = std::min(a1, la + line);
+        const int s0 = int((lo - la) / sector), s1 = int((hi - la + sector - 1) / sector);
+        const std::uint8_t mask = std::uint8_t(((1u << s1) - 1) & ~((1u << s0) - 1));
+        const int nsect = s1 - s0;
+        const L2AccessResult res = l2_->access(la, mask, r.write);
+        const int slice = l2_->slice_of(la);
+        if (slice_bytes_[slice] == 0) slices_touched_.push_back(slice);
+        slice_bytes_[slice] += nsect * sector;
+        total += nsect * sector;
+        if (res.miss_sectors) {
+          const int ch = dram_->channel_of(la);
+          if (chan_read_[ch] == 0 && chan_write_[ch] == 0) chans_touched_.push_back(ch);
+          const int n = __builtin_popcount(res.miss_sectors);
+          chan_read_[ch] += n * sector;
+          counters_.l2_read_miss_sectors += n;
+        }
+        if (res.evicted_dirty) {
+          const int ch = dram_->channel_of(res.evicted_line_addr);
+          if (chan_read_[ch] == 0 && chan_write_[ch] == 0) chans_touched_.push_back(ch);
+          chan_write_[ch] += __builtin_popcount(res.evicted_dirty) * sector;
+        }
+        (r.write ? counters_.l2_write_sectors : counters_.l2_read_sectors) += nsect;
+      }
+    }
+  }
+  counters_.link_bytes += total;
+  const double half = l2_->hit_latency() / 2.0;  // request to the slice, data back
+  const double link_time = total / link_bpc_;
+  Cycle ready = now;
+  Cycle arrive = now;
+  if (r.write) {
+    // Data leaves the SM over its link, then is written into the slices.
+    const Cycle start = write_link_[sm].reserve(now, link_time);
+    r.link_done = start + link_time;
+    arrive = start + half;
+  }
+  for (int s : slices_touched_) {
+    const Cycle t = l2_->reserve_slice(s, arrive, slice_bytes_[s]);
+    ready = std::max(ready, t + half);
+    slice_bytes_[s] = 0;
+  }
+  for (int c : chans_touched_) {
+    if (chan_read_[c] > 0) {
+      // A miss reaches DRAM after the tag lookup and returns through the slice.
+      const Cycle t = dram_->reserve(c, arrive + half, chan_read_[c]);
+      ready = std::max(ready, t + half);
+      counters_.dram_read_bytes += chan_read_[c];
+    }
+    if (chan_write_[c] > 0) {
+      dram_->reserve(c, arrive + half, chan_write_[c]);  // write-back: nobody waits on it
+      counters_.dram_write_bytes += chan_write_[c];
+    }
+    chan_read_[c] = chan_write_[c] = 0;
+  }
+  slices_touched_.clear();
+  chans_touched_.clear();
+  if (!r.write) {
+    // The data streams back over the SM's link as it arrives.
+    const Cycle start = read_link_[sm].reserve(now + 2 * half, link_time);
+    r.link_done = start + link_time;
+    ready = std::max(ready, r.link_done);
+  }
+  r.done = ready;
+  if (trace_signals) inflight_until_.push_back(ready);
+}
+
+}  // namespace stcsim

@@ -1,0 +1,79 @@
+// The memory side of the GPU: each SM's link to the L2, the sliced L2 and DRAM.
+//
+// SMs submit requests during a delta cycle; one arbitration step then serves every
+// request of that delta in (SM id, submission order) order, so the outcome never
+// depends on which SM process SystemC happened to run first. Each request learns the
+// cycle its data lands (reads) or is written into the L2 (writes) and the SM is woken
+// by its own grant event.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <systemc>
+
+#include "models/common/timeline.h"
+#include "models/memory/i_dram.h"
+#include "models/memory/i_l2_cache.h"
+
+namespace stcsim {
+
+// `rows` rows of `bytes` contiguous bytes, `stride` bytes apart, starting at `addr`.
+struct RowRun {
+  std::uint64_t addr = 0;
+  std::uint32_t bytes = 0;
+  std::uint32_t rows = 0;
+  std::uint64_t stride = 0;
+};
+
+struct MemRequest {
+  bool write = false;
+  std::vector<RowRun> runs;
+  int tag = 0;  // the requester's own bookkeeping
+  // Filled in by the memory system:
+  Cycle done = 0;       // reads: data in shared memory; writes: data in the L2
+  Cycle link_done = 0;  // the last byte crossed the SM's link
+};
+
+struct MemoryCounters {
+  double l2_read_sectors = 0, l2_read_miss_sectors = 0, l2_write_sectors = 0;
+  double dram_read_bytes = 0, dram_write_bytes = 0;
+  double link_bytes = 0;
+};
+
+class MemorySystem : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(MemorySystem);
+  MemorySystem(sc_core::sc_module_name name, int num_sms, double link_bytes_per_cycle,
+               std::unique_ptr<IL2Cache> l2, std::unique_ptr<IDram> dram);
+
+  // Queue requests for this delta; `grant(sm)` is notified when their results are in.
+  void submit(int sm, std::vector<MemRequest*> reqs);
+  sc_core::sc_event& grant(int sm) { return grant_[sm]; }
+
+  const IL2Cache& l2() const { return *l2_; }
+  const IDram& dram() const { return *dram_; }
+  const MemoryCounters& counters() const { return counters_; }
+  Cycle link_busy_cycles() const;
+  sc_core::sc_signal<int> inflight_requests{"inflight_requests"};  // for VCD tracing
+  bool trace_signals = false;
+
+ private:
+  void arbitrate();
+  void serve(int sm, MemRequest& r, Cycle now);
+
+  std::unique_ptr<IL2Cache> l2_;
+  std::unique_ptr<IDram> dram_;
+  double link_bpc_;
+  std::vector<Timeline> read_link_, write_link_;
+  std::vector<sc_core::sc_event> grant_;
+  std::vector<std::vector<MemRequest*>> pending_;  // per SM, in submission order
+  sc_core::sc_event submitted_;
+  MemoryCounters counters_;
+  // Scratch per request: bytes per slice / channel, and which were touched.
+  std::vector<double> slice_bytes_, chan_read_, chan_write_;
+  std::vector<int> slices_touched_, chans_touched_;
+  std::vector<Cycle> inflight_until_;
+};
+
+}  // namespace stcsim

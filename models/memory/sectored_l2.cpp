@@ -1,0 +1,93 @@
+#include "models/memory/sectored_l2.h"
+
+#include "models/memory/address_hash.h"
+#include "sim/core/registry.h"
+
+namespace stcsim {
+
+std::vector<ParamDecl> SectoredL2Spec::params() {
+  return {
+      int_param("capacity_kib", "KiB", std::nullopt, 64, 1 << 24, "total L2 capacity"),
+      int_param("line_bytes", "bytes", 128, 32, 1024, "cache line (tag) size"),
+      int_param("sector_bytes", "bytes", 32, 8, 1024, "sector size: the unit fetched from DRAM"),
+      int_param("ways", "ways", 16, 1, 64, "associativity"),
+      int_param("slices", "slices", std::nullopt, 1, 1024, "number of L2 slices (banks)"),
+      float_param("slice_bytes_per_cycle", "bytes/cycle", 64.0, 1, 4096,
+                  "data bandwidth of one slice per core cycle"),
+      int_param("hit_latency_cycles", "cycles", 200, 1, 10000,
+                "load-to-use latency of an L2 hit seen by an SM"),
+  };
+}
+
+SectoredL2Spec SectoredL2Spec::from(const ParamSet& p) {
+  SectoredL2Spec s;
+  s.capacity_kib = p.get_int("capacity_kib");
+  s.line_bytes = int(p.get_int("line_bytes"));
+  s.sector_bytes = int(p.get_int("sector_bytes"));
+  s.ways = int(p.get_int("ways"));
+  s.slices = int(p.get_int("slices"));
+  s.slice_bytes_per_cycle = p.get_float("slice_bytes_per_cycle");
+  s.hit_latency = int(p.get_int("hit_latency_cycles"));
+  if (s.line_bytes % s.sector_bytes != 0 || s.line_bytes / s.sector_bytes > 8)
+    throw InputError("l2: line_bytes must be 1..8 sectors of sector_bytes");
+  return s;
+}
+
+SectoredL2::SectoredL2(const SectoredL2Spec& s) : spec_(s), slice_ports_(s.slices) {
+  sets_ = std::max<std::uint64_t>(1, std::uint64_t(s.capacity_kib) * 1024 / (s.line_bytes * s.ways));
+  ways_.resize(sets_ * s.ways);
+}
+
+int SectoredL2::slice_of(std::uint64_t line_addr) const {
+  return int(mix_address(line_addr / spec_.line_bytes) % spec_.slices);
+}
+
+L2AccessResult SectoredL2::access(std::uint64_t line_addr, std::uint8_t sectors, bool write) {
+  const std::uint64_t line = line_addr / spec_.line_bytes;
+  Way* set = &ways_[(mix_address(line ^ 0x5bd1e995u) % sets_) * spec_.ways];
+  ++clock_;
+  L2AccessResult r;
+  Way* victim = set;
+  for (int w = 0; w < spec_.ways; ++w) {
+    Way& way = set[w];
+    if (way.tag == line) {
+      r.miss_sectors = write ? 0 : (sectors & ~way.valid);
+      way.valid |= sectors;
+      if (write) way.dirty |= sectors;
+      way.lru = clock_;
+      return r;
+    }
+    if (way.lru < victim->lru) victim = &way;
+  }
+  if (victim->dirty) {
+    r.evicted_dirty = victim->dirty;
+    r.evicted_line_addr = victim->tag * spec_.line_bytes;
+  }
+  // Full-sector writes need no fill from DRAM; reads fetch the sectors they touch.
+  r.miss_sectors = write ? 0 : sectors;
+  *victim = Way{line, clock_, sectors, std::uint8_t(write ? sectors : 0)};
+  return r;
+}
+
+Cycle SectoredL2::reserve_slice(int slice, Cycle ready, double bytes) {
+  const double d = bytes / spec_.slice_bytes_per_cycle;
+  return slice_ports_[slice].reserve(ready, d) + d;
+}
+
+Cycle SectoredL2::busy_cycles() const {
+  Cycle b = 0;
+  for (const auto& t : slice_ports_) b += t.busy_cycles();
+  return b;
+}
+
+static Registrar<IL2Cache> reg_sectored{
+    ComponentInfo{"l2", "sectored_lru",
+                  "looks up lines by sector, allocates on miss, reports misses and dirty "
+                  "evictions; slices serve bytes first come first served",
+                  "sectored set-associative LRU write-back L2 with hashed slices",
+                  SectoredL2Spec::params(), true},
+    [](const ParamSet& p, const BuildContext&) {
+      return std::make_unique<SectoredL2>(SectoredL2Spec::from(p));
+    }};
+
+}  // namespace stcsim

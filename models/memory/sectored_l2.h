@@ -1,0 +1,52 @@
+// Implementation "sectored_lru" of kind l2: set-associative, 128-byte lines of four
+// 32-byte sectors (NVIDIA's L2 organisation), true LRU, write-back and
+// write-allocate, lines spread over sets and slices by an address hash.
+// Simplification: one unified cache (A100's two partitions are not modelled).
+#pragma once
+#include <vector>
+
+#include "models/common/timeline.h"
+#include "models/memory/i_l2_cache.h"
+#include "sim/core/param.h"
+
+namespace stcsim {
+
+struct SectoredL2Spec {
+  std::int64_t capacity_kib = 40960;
+  int line_bytes = 128;
+  int sector_bytes = 32;
+  int ways = 16;
+  int slices = 80;
+  double slice_bytes_per_cycle = 64;
+  int hit_latency = 200;
+  static std::vector<ParamDecl> params();
+  static SectoredL2Spec from(const ParamSet& p);
+};
+
+class SectoredL2 : public IL2Cache {
+ public:
+  explicit SectoredL2(const SectoredL2Spec& s);
+  L2AccessResult access(std::uint64_t line_addr, std::uint8_t sectors, bool write) override;
+  int slice_of(std::uint64_t line_addr) const override;
+  Cycle reserve_slice(int slice, Cycle ready, double bytes) override;
+  int slices() const override { return spec_.slices; }
+  int line_bytes() const override { return spec_.line_bytes; }
+  int sector_bytes() const override { return spec_.sector_bytes; }
+  int hit_latency() const override { return spec_.hit_latency; }
+  double bytes_per_cycle() const override { return spec_.slices * spec_.slice_bytes_per_cycle; }
+  Cycle busy_cycles() const override;
+
+ private:
+  struct Way {
+    std::uint64_t tag = ~std::uint64_t{0};
+    std::uint32_t lru = 0;
+    std::uint8_t valid = 0, dirty = 0;
+  };
+  SectoredL2Spec spec_;
+  std::uint64_t sets_;
+  std::vector<Way> ways_;
+  std::vector<Timeline> slice_ports_;
+  std::uint32_t clock_ = 0;
+};
+
+}  // namespace stcsim

@@ -1,0 +1,101 @@
+#include "models/sm/kernel_launch.h"
+
+#include <algorithm>
+
+namespace stcsim {
+
+std::uint32_t smem_offset(SmemLayout layout, int row, int chunk, int row_bytes) {
+  switch (layout) {
+    case SmemLayout::Naive: return std::uint32_t(row * row_bytes + chunk * 16);
+    case SmemLayout::Padded: return std::uint32_t(row * (row_bytes + 16) + chunk * 16);
+    case SmemLayout::Swizzled: {
+      // XOR the 16-byte chunk index within each 128-byte line with the line index
+      // (CUTLASS/CuTe Swizzle<3,4,3>): eight rows read at one column hit eight chunks.
+      const std::uint32_t o = std::uint32_t(row * row_bytes + chunk * 16);
+      const std::uint32_t line = o / 128, c = (o % 128) / 16;
+      return line * 128 + ((c ^ (line % 8)) * 16);
+    }
+  }
+  return 0;
+}
+
+std::vector<std::vector<int>> ldmatrix_wavefronts(const KernelMapping& m, Dtype d,
+                                                  const ISharedMemory& smem) {
+  const auto s = dense_mma_shape(d);
+  const int row_bytes = m.cta_k * input_bytes(d);
+  const int ksub_chunks = s.k * input_bytes(d) / 16;  // 2 for every dense shape
+  const int ksubs = m.cta_k / s.k;
+  const int warps_m = m.cta_m / m.warp_m;
+  const std::uint32_t b_region = smem_offset(m.layout, m.cta_m, 0, row_bytes);
+  std::vector<std::vector<int>> out(m.warps(), std::vector<int>(ksubs, 0));
+  std::vector<std::uint32_t> addrs(8);
+  auto phase = [&](std::uint32_t base, int row0, int chunk) {
+    for (int r = 0; r < 8; ++r) addrs[r] = base + smem_offset(m.layout, row0 + r, chunk, row_bytes);
+    return smem.wavefronts(addrs, 16);
+  };
+  for (int w = 0; w < m.warps(); ++w) {
+    const int row_a = (w % warps_m) * m.warp_m, row_b = (w / warps_m) * m.warp_n;
+    for (int k = 0; k < ksubs; ++k) {
+      int total = 0;
+      for (int c = 0; c < ksub_chunks; ++c) {
+        for (int r = 0; r < m.warp_m; r += 8) total += phase(0, row_a + r, k * ksub_chunks + c);
+        for (int r = 0; r < m.warp_n; r += 8) total += phase(b_region, row_b + r, k * ksub_chunks + c);
+      }
+      out[w][k] = total;
+    }
+  }
+  return out;
+}
+
+KernelLaunch make_gemm_kernel(const GemmOp& op, const KernelMapping& map, int ctas_per_sm,
+                              const ISharedMemory& smem, std::uint64_t a_base, std::uint64_t b_base,
+                              std::uint64_t c_base, std::uint64_t workspace_base) {
+  KernelLaunch k;
+  k.kind = KernelKind::Gemm;
+  k.op = op;
+  k.map = map;
+  k.ctas_per_sm = ctas_per_sm;
+  k.a_base = a_base;
+  k.b_base = b_base;
+  k.c_base = c_base;
+  k.workspace_base = workspace_base;
+  const auto s = dense_mma_shape(op.dtype);
+  k.mma_per_warp_ksub = (map.warp_m / s.m) * (map.warp_n / s.n);
+  k.ksub_bytes = s.k * input_bytes(op.dtype);
+  k.wavefronts = ldmatrix_wavefronts(map, op.dtype, smem);
+
+  const int tiles_m = int((op.m + map.cta_m - 1) / map.cta_m);
+  const int tiles_n = int((op.n + map.cta_n - 1) / map.cta_n);
+  // K slices are whole k-tiles so that every slice but the last is full.
+  const std::int64_t ktiles = (op.k + map.cta_k - 1) / map.cta_k;
+  const std::int64_t per_split = (ktiles + map.split_k - 1) / map.split_k;
+  const int group = std::max(1, map.swizzle);
+  for (int split = 0; split < map.split_k; ++split) {
+    const std::int64_t kb = std::min<std::int64_t>(op.k, split * per_split * map.cta_k);
+    const std::int64_t ke = std::min<std::int64_t>(op.k, (split + 1) * per_split * map.cta_k);
+    if (kb >= ke) continue;
+    k.splits = split + 1;
+    // Rasterization: launch `group` adjacent N-tiles together, M fastest within them,
+    // so concurrently running CTAs share A row panels and B column panels in the L2.
+    for (int n0 = 0; n0 < tiles_n; n0 += group)
+      for (int tm = 0; tm < tiles_m; ++tm)
+        for (int tn = n0; tn < std::min(tiles_n, n0 + group); ++tn)
+          k.ctas.push_back(CtaTask{tm, tn, split, kb, ke});
+  }
+  return k;
+}
+
+KernelLaunch make_reduce_kernel(const KernelLaunch& gemm) {
+  KernelLaunch k = gemm;
+  k.kind = KernelKind::SplitKReduce;
+  k.ctas.clear();
+  k.wavefronts.clear();
+  k.ctas_per_sm = 4;  // a light elementwise kernel: 4 CTAs per SM stream the partials
+  const int tiles_m = int((gemm.op.m + gemm.map.cta_m - 1) / gemm.map.cta_m);
+  const int tiles_n = int((gemm.op.n + gemm.map.cta_n - 1) / gemm.map.cta_n);
+  for (int tm = 0; tm < tiles_m; ++tm)
+    for (int tn = 0; tn < tiles_n; ++tn) k.ctas.push_back(CtaTask{tm, tn, 0, 0, gemm.op.k});
+  return k;
+}
+
+}  // namespace stcsim

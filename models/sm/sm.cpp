@@ -1,0 +1,264 @@
+#include "models/sm/sm.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "models/sm/cta_scheduler.h"
+
+namespace stcsim {
+
+namespace {
+constexpr Cycle kPending = std::numeric_limits<Cycle>::infinity();  // awaiting a grant
+}
+
+Sm::Sm(sc_core::sc_module_name name, int id, const SmSpec& spec, const ITensorCore& tc_proto,
+       const ISharedMemory& smem_proto, MemorySystem& mem, CtaScheduler& sched)
+    : sc_module(name), id_(id), spec_(spec), mem_(mem), sched_(sched) {
+  for (int i = 0; i < spec.sub_cores; ++i) pipes_.push_back(tc_proto.clone_empty());
+  smem_ = smem_proto.clone_empty();
+  SC_THREAD(run);
+}
+
+void Sm::launch(const KernelLaunch* k, Cycle op_start) {
+  kernel_ = k;
+  op_start_ = op_start;
+  launch_ev_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Sm::run() {
+  while (true) {
+    wait(launch_ev_);
+    run_kernel();
+    done.notify(sc_core::SC_ZERO_TIME);
+  }
+}
+
+void Sm::run_kernel() {
+  slots_.assign(kernel_->ctas_per_sm, Slot{});
+  for (auto& s : slots_) s.loads.resize(std::max(1, kernel_->map.stages));
+  bool more = true;
+  int active_traced = 0;
+  while (true) {
+    const Cycle now = now_cycles();
+    const int free = int(std::count_if(slots_.begin(), slots_.end(),
+                                       [](const Slot& s) { return s.state == State::Empty; }));
+    if (more && free > 0) {
+      sched_.request(id_, free);
+      wait(sched_.grant(id_));
+      auto got = sched_.take_granted(id_);
+      if (int(got.size()) < free) more = false;
+      auto it = slots_.begin();
+      for (const auto& t : got) {
+        while (it->state != State::Empty) ++it;
+        start_cta(*it, t);
+      }
+    }
+    for (auto& s : slots_) advance(s, now);
+    if (!to_submit_.empty()) {
+      mem_.submit(id_, to_submit_);
+      to_submit_.clear();
+      wait(mem_.grant(id_));
+      continue;  // results are in: advance again at the same cycle
+    }
+    int active = 0;
+    Cycle next = kPending;
+    for (const auto& s : slots_)
+      if (s.state != State::Empty) {
+        ++active;
+        next = std::min(next, s.wake);
+      }
+    if (trace_signals && active != active_traced) active_ctas.write(active_traced = active);
+    if (active == 0) {
+      if (!more) break;
+      continue;
+    }
+    if (next == kPending) throw std::logic_error("SM slot waits on a grant that never comes");
+    // A slot ready this cycle was served above, so time must move on.
+    wait_until(std::max(ceil_cycle(next), now + 1));
+  }
+  if (trace_signals) active_ctas.write(0);
+}
+
+void Sm::start_cta(Slot& s, const CtaTask& t) {
+  const auto& k = *kernel_;
+  s.state = State::Launch;
+  s.task = t;
+  s.kt = 0;
+  s.ktiles = int((t.k_end - t.k_begin + k.map.cta_k - 1) / k.map.cta_k);
+  s.wake = now_cycles() + spec_.cta_launch_cycles;
+  s.barrier_ready = 0;
+  s.mma_done = 0;
+  s.first_ktile = true;
+  if (k.kind == KernelKind::Gemm) {
+    s.warps.assign(k.map.warps(), WarpState{});
+    for (auto& w : s.warps) w.acc_ready.assign(k.mma_per_warp_ksub, 0.0);
+  }
+}
+
+void Sm::issue_stage_load(Slot& s, int kt, Cycle /*now*/) {
+  const auto& k = *kernel_;
+  const auto& op = k.op;
+  const int eb = input_bytes(op.dtype);
+  const std::int64_t k0 = s.task.k_begin + std::int64_t(kt) * k.map.cta_k;
+  const std::int64_t kb = std::min<std::int64_t>(k.map.cta_k, s.task.k_end - k0);
+  const std::int64_t m0 = std::int64_t(s.task.tile_m) * k.map.cta_m;
+  const std::int64_t n0 = std::int64_t(s.task.tile_n) * k.map.cta_n;
+  MemRequest& r = s.loads[kt % s.loads.size()];
+  r = MemRequest{};
+  r.runs.push_back(RowRun{k.a_base + std::uint64_t((m0 * op.k + k0) * eb), std::uint32_t(kb * eb),
+                          std::uint32_t(std::min<std::int64_t>(k.map.cta_m, op.m - m0)),
+                          std::uint64_t(op.k * eb)});
+  r.runs.push_back(RowRun{k.b_base + std::uint64_t((n0 * op.k + k0) * eb), std::uint32_t(kb * eb),
+                          std::uint32_t(std::min<std::int64_t>(k.map.cta_n, op.n - n0)),
+                          std::uint64_t(op.k * eb)});
+  r.done = kPending;
+  to_submit_.push_back(&r);
+}
+
+void Sm::issue_reduce_load(Slot& s) {
+  const auto& k = *kernel_;
+  const auto& op = k.op;
+  const std::int64_t m0 = std::int64_t(s.task.tile_m) * k.map.cta_m;
+  const std::int64_t n0 = std::int64_t(s.task.tile_n) * k.map.cta_n;
+  const auto rows = std::uint32_t(std::min<std::int64_t>(k.map.cta_m, op.m - m0));
+  const auto cols = std::min<std::int64_t>(k.map.cta_n, op.n - n0);
+  MemRequest& r = s.loads[0];
+  r = MemRequest{};
+  for (int split = 0; split < k.splits; ++split)
+    r.runs.push_back(RowRun{k.workspace_base + std::uint64_t((split * op.m * op.n + m0 * op.n + n0) * 4),
+                            std::uint32_t(cols * 4), rows, std::uint64_t(op.n * 4)});
+  r.done = kPending;
+  to_submit_.push_back(&r);
+}
+
+void Sm::issue_store(Slot& s, Cycle /*now*/) {
+  const auto& k = *kernel_;
+  const auto& op = k.op;
+  const std::int64_t m0 = std::int64_t(s.task.tile_m) * k.map.cta_m;
+  const std::int64_t n0 = std::int64_t(s.task.tile_n) * k.map.cta_n;
+  const auto rows = std::uint32_t(std::min<std::int64_t>(k.map.cta_m, op.m - m0));
+  const auto cols = std::min<std::int64_t>(k.map.cta_n, op.n - n0);
+  const bool partial = k.kind == KernelKind::Gemm && k.map.split_k > 1;
+  const int ob = partial ? 4 : output_bytes(op.dtype);
+  const std::uint64_t base = partial ? k.workspace_base + std::uint64_t(s.task.split * op.m * op.n * 4)
+                                     : k.c_base;
+  s.store = MemRequest{};
+  s.store.write = true;
+  s.store.runs.push_back(RowRun{base + std::uint64_t((m0 * op.n + n0) * ob), std::uint32_t(cols * ob),
+                                rows, std::uint64_t(op.n * ob)});
+  s.store.done = kPending;
+  to_submit_.push_back(&s.store);
+}
+
+void Sm::compute_ktile(Slot& s, Cycle barrier, StallCause cause) {
+  const auto& k = *kernel_;
+  const auto shape = dense_mma_shape(k.op.dtype);
+  const std::int64_t k0 = s.task.k_begin + std::int64_t(s.kt) * k.map.cta_k;
+  const int kb = int(std::min<std::int64_t>(k.map.cta_k, s.task.k_end - k0));
+  const int ksubs = (kb + shape.k - 1) / shape.k;
+  const int nsub = int(pipes_.size());
+  std::vector<WarpState*> group;
+  for (int sub = 0; sub < ksubs; ++sub) {
+    for (int w = 0; w < int(s.warps.size()); ++w) {
+      WarpState& ws = s.warps[w];
+      // Fragments of k-sub `sub` load while the warp's mma of `sub-1` issue.
+      const Cycle ready = sub == 0 ? barrier : std::max(barrier, ws.first_issue);
+      ws.frag_ready = smem_->read(ready, k.wavefronts[w][sub]);
+      ws.frag_cause = sub == 0 ? cause : StallCause::Operand;
+    }
+    for (int sc = 0; sc < nsub; ++sc) {
+      group.clear();
+      for (int w = sc; w < int(s.warps.size()); w += nsub) group.push_back(&s.warps[w]);
+      if (!group.empty())
+        issue_ksub(*pipes_[sc], k.op.dtype, group, k.mma_per_warp_ksub, op_start_, counters_.stalls);
+    }
+  }
+  for (const auto& w : s.warps) {
+    s.barrier_ready = std::max(s.barrier_ready, w.first_issue);  // first mma of the last k-sub
+    s.mma_done = std::max(s.mma_done, w.last_done);
+  }
+}
+
+void Sm::advance(Slot& s, Cycle now) {
+  const auto& k = *kernel_;
+  const int stages = int(s.loads.size());
+  while (true) {
+    switch (s.state) {
+      case State::Empty:
+        return;
+      case State::Launch:
+        if (!reached(s.wake, now)) return;
+        if (k.kind == KernelKind::SplitKReduce) {
+          issue_reduce_load(s);
+          s.state = State::ReduceLoad;
+        } else {
+          for (int st = 0; st < std::min(stages - 1, s.ktiles); ++st) issue_stage_load(s, st, now);
+          s.state = State::Main;
+        }
+        s.wake = kPending;
+        return;
+      case State::Main: {
+        const MemRequest& ld = s.loads[s.kt % stages];
+        const Cycle barrier = std::max(ld.done, s.barrier_ready);
+        if (!reached(barrier, now)) {
+          s.wake = barrier;
+          return;
+        }
+        const StallCause cause = s.first_ktile           ? StallCause::CtaBoundary
+                                 : ld.done >= s.barrier_ready ? StallCause::Global
+                                                           : StallCause::Sync;
+        double stage_bytes = 0;
+        for (const auto& run : ld.runs) stage_bytes += double(run.bytes) * run.rows;
+        if (s.kt + stages - 1 < s.ktiles) issue_stage_load(s, s.kt + stages - 1, now);
+        smem_->write(now, stage_bytes);  // the stage's cp.async fill, charged when consumed
+        compute_ktile(s, now, cause);
+        s.first_ktile = false;
+        if (++s.kt == s.ktiles) {
+          s.state = State::Epilogue;
+          s.wake = s.mma_done;
+        }
+        continue;
+      }
+      case State::Epilogue: {
+        if (!reached(s.mma_done, now)) {
+          s.wake = s.mma_done;
+          return;
+        }
+        // Accumulators are staged through shared memory (write, then read) to coalesce.
+        const double tile = double(k.map.cta_m) * k.map.cta_n *
+                            (k.map.split_k > 1 ? 4 : output_bytes(k.op.dtype));
+        smem_->write(now, tile);
+        s.wake = smem_->write(now, tile);
+        s.state = State::Staged;
+        continue;
+      }
+      case State::Staged:
+        if (!reached(s.wake, now)) return;
+        issue_store(s, now);
+        s.state = State::Storing;
+        s.wake = kPending;
+        return;
+      case State::ReduceLoad:
+        if (!reached(s.loads[0].done, now)) {
+          s.wake = s.loads[0].done;
+          return;
+        }
+        issue_store(s, now);
+        s.state = State::Storing;
+        s.wake = kPending;
+        return;
+      case State::Storing:
+        last_write_done_ = std::max(last_write_done_, s.store.done);
+        s.state = State::Retire;
+        s.wake = s.store.link_done;
+        continue;
+      case State::Retire:
+        if (!reached(s.wake, now)) return;
+        s.state = State::Empty;
+        counters_.ctas += 1;
+        return;
+    }
+  }
+}
+
+}  // namespace stcsim

@@ -1,0 +1,60 @@
+#include "models/sm/sm_spec.h"
+
+#include "sim/core/registry.h"
+
+namespace stcsim {
+
+std::vector<ParamDecl> GpuSpec::params() {
+  return {float_param("clock_mhz", "MHz", std::nullopt, 1, 1e5,
+                      "core clock: one simulated cycle; seconds = cycles / clock"),
+          int_param("num_sms", "SMs", std::nullopt, 1, 4096, "streaming multiprocessors")};
+}
+
+GpuSpec GpuSpec::from(const ParamSet& p) {
+  return {p.get_float("clock_mhz"), int(p.get_int("num_sms"))};
+}
+
+std::vector<ParamDecl> SmSpec::params() {
+  return {
+      int_param("sub_cores", "sub-cores", 4, 1, 16,
+                "processing blocks per SM, each with a warp scheduler and a tensor-core pipe"),
+      int_param("max_threads", "threads", 2048, 32, 8192, "resident threads per SM"),
+      int_param("max_ctas", "CTAs", 32, 1, 128, "resident CTAs per SM"),
+      int_param("registers", "32-bit registers", 65536, 1024, 1 << 20, "register file per SM"),
+      int_param("max_regs_per_thread", "registers", 255, 16, 1024, "register limit per thread"),
+      int_param("smem_kib", "KiB", std::nullopt, 1, 1 << 16,
+                "shared memory per SM available to CTAs"),
+      int_param("max_smem_per_cta_kib", "KiB", std::nullopt, 1, 1 << 16,
+                "largest shared-memory allocation of one CTA"),
+      float_param("l2_link_bytes_per_cycle", "bytes/cycle", 64.0, 1, 4096,
+                  "bandwidth between one SM and the L2, each direction"),
+      int_param("cta_launch_cycles", "cycles", 200, 0, 100000,
+                "cycles from a CTA slot freeing to the next CTA's first instruction"),
+  };
+}
+
+SmSpec SmSpec::from(const ParamSet& p) {
+  SmSpec s;
+  s.sub_cores = int(p.get_int("sub_cores"));
+  s.max_threads = int(p.get_int("max_threads"));
+  s.max_ctas = int(p.get_int("max_ctas"));
+  s.registers = int(p.get_int("registers"));
+  s.max_regs_per_thread = int(p.get_int("max_regs_per_thread"));
+  s.smem_bytes = p.get_int("smem_kib") * 1024;
+  s.max_smem_per_cta_bytes = p.get_int("max_smem_per_cta_kib") * 1024;
+  s.l2_link_bytes_per_cycle = p.get_float("l2_link_bytes_per_cycle");
+  s.cta_launch_cycles = int(p.get_int("cta_launch_cycles"));
+  return s;
+}
+
+static CatalogEntry gpu_entry{ComponentInfo{
+    "gpu", "sm_array", "a clock domain and a number of identical SMs sharing one L2 and DRAM",
+    "GPU top level: SMs, CTA scheduler, memory system", GpuSpec::params(), true}};
+
+static CatalogEntry sm_entry{ComponentInfo{
+    "sm", "subcore_sm",
+    "runs resident CTAs on sub-core warp schedulers and tensor pipes within occupancy limits",
+    "SM with sub-cores, shared memory, cp.async copy engine and an L2 link", SmSpec::params(),
+    true}};
+
+}  // namespace stcsim

@@ -1,0 +1,32 @@
+// Parameters of the GPU ("gpu" section) and of one SM ("sm" section): the resources
+// that bound occupancy and the SM's path to the L2.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/param.h"
+
+namespace stcsim {
+
+struct GpuSpec {
+  double clock_mhz = 1410;
+  int num_sms = 108;
+  static std::vector<ParamDecl> params();
+  static GpuSpec from(const ParamSet& p);
+};
+
+struct SmSpec {
+  int sub_cores = 4;
+  int max_threads = 2048;
+  int max_ctas = 32;
+  int registers = 65536;
+  int max_regs_per_thread = 255;
+  std::int64_t smem_bytes = 167936;          // usable by CTAs on one SM
+  std::int64_t max_smem_per_cta_bytes = 167936;
+  double l2_link_bytes_per_cycle = 64;       // each direction
+  int cta_launch_cycles = 200;               // block launch + prologue setup
+  static std::vector<ParamDecl> params();
+  static SmSpec from(const ParamSet& p);
+};
+
+}  // namespace stcsim

@@ -1,0 +1,26 @@
+// A sub-core's warp scheduler issuing mma instructions to its tensor-core pipe.
+// Among its warps it issues, one instruction at a time, the one that is ready
+// earliest (ties to the lower warp slot): greedy, like NVIDIA's loose round-robin.
+#pragma once
+#include <vector>
+
+#include "models/sm/stall_counters.h"
+#include "models/tensor_core/i_tensor_core.h"
+
+namespace stcsim {
+
+struct WarpState {
+  Cycle frag_ready = 0;            // this k-sub's A/B fragments are in registers
+  StallCause frag_cause = StallCause::Operand;
+  std::vector<Cycle> acc_ready;    // per accumulator tile: previous mma's result
+  Cycle first_issue = 0;           // first mma of the current k-sub
+  Cycle last_issue = 0;
+  Cycle last_done = 0;
+};
+
+// Issue `n` mma instructions (one per accumulator tile) for each warp in `warps` on
+// `pipe`. Idle pipe cycles after `not_before` are charged to `stalls`.
+void issue_ksub(ITensorCore& pipe, Dtype d, const std::vector<WarpState*>& warps, int n,
+                Cycle not_before, StallCounters& stalls);
+
+}  // namespace stcsim

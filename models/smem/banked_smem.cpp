@@ -1,0 +1,44 @@
+#include "models/smem/banked_smem.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "sim/core/registry.h"
+
+namespace stcsim {
+
+std::vector<ParamDecl> BankedSmemSpec::params() {
+  return {int_param("banks", "banks", 32, 1, 256, "number of shared-memory banks per SM"),
+          int_param("bank_bytes", "bytes", 4, 1, 64, "width of one bank per cycle"),
+          int_param("latency_cycles", "cycles", 30, 0, 1000,
+                    "cycles from the last wavefront of an ldmatrix to its registers")};
+}
+
+BankedSmemSpec BankedSmemSpec::from(const ParamSet& p) {
+  return {int(p.get_int("banks")), int(p.get_int("bank_bytes")), int(p.get_int("latency_cycles"))};
+}
+
+int BankedSmem::wavefronts(const std::vector<std::uint32_t>& addrs, int bytes_per_thread) const {
+  // Distinct words per bank; two threads reading the same word share it (broadcast).
+  std::map<int, std::set<std::uint32_t>> words;
+  for (auto a : addrs)
+    for (int b = 0; b < bytes_per_thread; b += spec_.bank_bytes) {
+      const std::uint32_t word = (a + b) / spec_.bank_bytes;
+      words[int(word % spec_.banks)].insert(word);
+    }
+  std::size_t worst = 0;
+  for (const auto& [_, w] : words) worst = std::max(worst, w.size());
+  // A phase moves at most banks*bank_bytes bytes even when conflict-free.
+  return std::max<int>(1, int(worst));
+}
+
+static Registrar<ISharedMemory> reg_banked{
+    ComponentInfo{"smem", "banked",
+                  "serves warp access phases at one distinct word per bank per cycle, first "
+                  "come first served",
+                  "banked shared memory with ldmatrix-style phases", BankedSmemSpec::params(),
+                  true},
+    [](const ParamSet& p, const BuildContext&) { return std::make_unique<BankedSmem>(BankedSmemSpec::from(p)); }};
+
+}  // namespace stcsim

@@ -1,0 +1,41 @@
+// Implementation "banked" of kind smem: `banks` banks of `bank_bytes` each; one
+// wavefront serves at most one distinct word per bank, so a phase whose addresses
+// put k distinct words in one bank takes k cycles.
+#pragma once
+#include "models/common/timeline.h"
+#include "models/smem/i_shared_memory.h"
+#include "sim/core/param.h"
+
+namespace stcsim {
+
+struct BankedSmemSpec {
+  int banks = 32;
+  int bank_bytes = 4;
+  int latency = 30;
+  static std::vector<ParamDecl> params();
+  static BankedSmemSpec from(const ParamSet& p);
+};
+
+class BankedSmem : public ISharedMemory {
+ public:
+  explicit BankedSmem(const BankedSmemSpec& s) : spec_(s) {}
+  int wavefronts(const std::vector<std::uint32_t>& addrs, int bytes_per_thread) const override;
+  Cycle read(Cycle ready, int wavefronts) override {
+    return port_.reserve(ready, wavefronts) + wavefronts + spec_.latency;
+  }
+  Cycle write(Cycle ready, double bytes) override {
+    const double d = bytes / bytes_per_cycle();
+    return port_.reserve(ready, d) + d;
+  }
+  int bytes_per_cycle() const override { return spec_.banks * spec_.bank_bytes; }
+  Cycle busy_cycles() const override { return port_.busy_cycles(); }
+  std::unique_ptr<ISharedMemory> clone_empty() const override {
+    return std::make_unique<BankedSmem>(spec_);
+  }
+
+ private:
+  BankedSmemSpec spec_;
+  Timeline port_;
+};
+
+}  // namespace stcsim

@@ -1,0 +1,28 @@
+// Kind "smem": an SM's shared memory as the warps and the copy engine see it.
+//
+// Contract: `wavefronts` returns how many bank cycles one warp-wide access phase takes
+// given the byte addresses its threads touch (1 when conflict-free); `read` occupies
+// the port for that many cycles no earlier than `ready` (first come, first served)
+// and returns the cycle the data reaches the registers; `write` occupies the port for
+// `bytes` at full bandwidth (the copy engine filling a stage).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "models/common/cycles.h"
+
+namespace stcsim {
+
+class ISharedMemory {
+ public:
+  virtual ~ISharedMemory() = default;
+  virtual int wavefronts(const std::vector<std::uint32_t>& addrs, int bytes_per_thread) const = 0;
+  virtual Cycle read(Cycle ready, int wavefronts) = 0;
+  virtual Cycle write(Cycle ready, double bytes) = 0;
+  virtual int bytes_per_cycle() const = 0;
+  virtual Cycle busy_cycles() const = 0;
+  virtual std::unique_ptr<ISharedMemory> clone_empty() const = 0;
+};
+
+}  // namespace stcsim

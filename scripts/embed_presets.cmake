@@ -1,0 +1,11 @@
+file(GLOB PRESETS ${PRESET_DIR}/*.yaml)
+list(SORT PRESETS)
+# Writes OUT: a C++ file holding every preset YAML as a string, keyed by file stem.
+set(body "#include <map>\n#include <string>\nnamespace stcsim {\nconst std::map<std::string, std::string>& embedded_presets() {\n  static const std::map<std::string, std::string> m = {\n")
+foreach(f ${PRESETS})
+  get_filename_component(stem ${f} NAME_WE)
+  file(READ ${f} text)
+  string(APPEND body "    {\"${stem}\", R\"stcsim_preset(${text})stcsim_preset\"},\n")
+endforeach()
+string(APPEND body "  };\n  return m;\n}\n}  // namespace stcsim\n")
+file(WRITE ${OUT} "${body}")

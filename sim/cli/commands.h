@@ -1,0 +1,16 @@
+// Subcommands of the `stcsim` command line. Each registers its options on the app
+// and returns the function that runs it (exit status 0, or throws InputError -> 2).
+#pragma once
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace stcsim {
+
+using Command = std::function<int()>;
+
+Command add_run_command(CLI::App& app);
+Command add_presets_command(CLI::App& app);
+Command add_components_command(CLI::App& app);
+
+}  // namespace stcsim

@@ -1,0 +1,44 @@
+// `stcsim`: the command line. SystemC's library provides main() and calls sc_main.
+#include <cstdlib>
+#include <iostream>
+#include <map>
+
+#include <systemc>
+
+#include "sim/cli/commands.h"
+#include "sim/core/input_error.h"
+
+int sc_main(int argc, char* argv[]) {
+  // SystemC prints its banner when the kernel first starts; stcsim's output is the report.
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  CLI::App app{"stcsim: cycle-level simulator of dense and sparse tensor-core GPUs"};
+  app.require_subcommand(1);
+  std::map<CLI::App*, stcsim::Command> commands;
+  auto add = [&](stcsim::Command (*f)(CLI::App&)) {
+    const auto before = app.get_subcommands([](CLI::App*) { return true; }).size();
+    stcsim::Command c = f(app);
+    auto subs = app.get_subcommands([](CLI::App*) { return true; });
+    commands[subs[before]] = c;
+  };
+  add(stcsim::add_run_command);
+  add(stcsim::add_presets_command);
+  add(stcsim::add_components_command);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+  try {
+    for (auto& [sub, cmd] : commands)
+      if (sub->parsed()) return cmd();
+  } catch (const stcsim::InputError& e) {
+    std::cerr << "stcsim: error: " << e.what() << "\n";
+    return 2;
+  }
+  return 2;
+}

@@ -1,0 +1,67 @@
+#include "sim/driver/report.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace stcsim {
+
+namespace {
+std::string fmt(const char* f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+std::string pad(std::string s, std::size_t w) {
+  if (s.size() < w) s.insert(0, w - s.size(), ' ');
+  return s;
+}
+std::string padr(std::string s, std::size_t w) {
+  if (s.size() < w) s.append(w - s.size(), ' ');
+  return s;
+}
+}  // namespace
+
+std::string format_report(const RunRequest& req, const RunResult& res) {
+  std::ostringstream os;
+  const auto& g = req.config.section("gpu").params;
+  os << "stcsim: " << req.config.name << " (" << req.config.description << "), "
+     << g.get_int("num_sms") << " SMs at " << g.get_float("clock_mhz") << " MHz\n\n";
+  os << padr("gemm", 22) << padr("MxNxK", 18) << padr("dtype", 6) << pad("cycles", 11)
+     << pad("time us", 10) << pad("TFLOP/s", 9) << pad("%peak", 7) << pad("tc", 5)
+     << pad("smem", 5) << pad("l2", 5) << pad("dram", 5) << "  " << padr("limiter", 9)
+     << "mapping\n";
+  auto row = [&](const OpResult& r, bool details) {
+    std::string shape = details ? std::to_string(r.op.m) + "x" + std::to_string(r.op.n) + "x" +
+                                      std::to_string(r.op.k)
+                                : "";
+    os << padr(r.op.name.substr(0, 21), 22) << padr(shape, 18)
+       << padr(details ? to_string(r.op.dtype) : "", 6) << pad(fmt("%.0f", r.cycles), 11)
+       << pad(fmt("%.1f", r.seconds * 1e6), 10) << pad(fmt("%.1f", r.tflops), 9)
+       << pad(fmt("%.1f", r.peak_tflops > 0 ? 100 * r.tflops / r.peak_tflops : 0), 7)
+       << pad(fmt("%.2f", r.util_tensor), 5) << pad(fmt("%.2f", r.util_smem), 5)
+       << pad(fmt("%.2f", r.util_l2), 5) << pad(fmt("%.2f", r.util_dram), 5) << "  "
+       << padr(r.limiter, 9);
+    if (details) {
+      const auto& m = r.mapping;
+      os << m.cta_m << "x" << m.cta_n << "x" << m.cta_k << "/" << m.warp_m << "x" << m.warp_n
+         << " s" << m.stages << (m.split_k > 1 ? " splitK" + std::to_string(m.split_k) : "")
+         << " " << r.occupancy.ctas_per_sm << "cta/SM " << fmt("%.2f", r.waves) << " waves";
+    }
+    os << "\n";
+  };
+  for (const auto& r : res.ops) row(r, true);
+  row(res.total, false);
+  os << "\ntc/smem/l2/dram: fraction of cycles each resource was busy. Tensor-pipe stalls (total): ";
+  const double pc = res.total.pipe_cycles;
+  if (pc > 0) {
+    os << "busy " << fmt("%.1f%%", 100 * res.total.pipe_busy / pc);
+    for (int i = 0; i < int(StallCause::kCount); ++i)
+      if (res.total.stalls.cycles[i] > 0)
+        os << ", " << to_string(StallCause(i)) << " " << fmt("%.1f%%", 100 * res.total.stalls.cycles[i] / pc);
+    os << ", no_work " << fmt("%.1f%%", 100 * std::max(0.0, pc - res.total.pipe_busy - res.total.stalls.total()) / pc);
+  }
+  os << "\nSimulated in " << fmt("%.2f", res.wall_seconds) << " s of wall time.\n";
+  return os.str();
+}
+
+}  // namespace stcsim

@@ -1,0 +1,31 @@
+// Runs one simulation (SystemC allows one per process): builds the GPU from a
+// resolved config, runs the GEMMs, returns per-op and total results.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "models/gpu/op_result.h"
+#include "sim/config/config.h"
+
+namespace stcsim {
+
+struct RunRequest {
+  Config config;
+  std::vector<GemmOp> ops;
+  std::string vcd_path;                  // empty: no waveform
+  std::vector<std::string> vcd_signals;  // default: all
+};
+
+struct RunResult {
+  std::vector<OpResult> ops;
+  OpResult total;
+  double wall_seconds = 0;
+};
+
+// Throws InputError for anything wrong with the request, before simulating.
+RunResult run_simulation(const RunRequest& req);
+
+// Totals over ops: summed time and work, cycle-weighted utilisations.
+OpResult total_of(const std::vector<OpResult>& ops);
+
+}  // namespace stcsim
