@@ -85,6 +85,7 @@ KernelMapping Gpu::mapping_for(const GemmOp& op) const {
   hw.mma_fma_per_cycle_per_sm =
       double(dense_mma_shape(op.dtype).fma()) / tc_proto_->initiation_interval(op.dtype) * sm_.sub_cores;
   hw.l2_bytes_per_cycle = mem_->l2().bytes_per_cycle();
+  hw.smem_bytes_per_cycle = smem_proto_->bytes_per_cycle();
   hw.dram_bytes_per_cycle = mem_->dram().sustained_bytes_per_cycle();
   hw.dram_latency_cycles = mem_->l2().hit_latency() * 2.0;
   return choose_mapping(op, hw, mapping_req_);

@@ -124,28 +124,33 @@ void validate_mapping(const KernelMapping& m, const SmSpec& sm, Dtype d) {
 double estimate_cycles(const GemmOp& op, const ChooserHardware& hw, const KernelMapping& m) {
   const Occupancy occ = occupancy(m, hw.sm, op.dtype);
   if (occ.ctas_per_sm < 1) return INFINITY;
+  const auto shape = dense_mma_shape(op.dtype);
+  const double eb = input_bytes(op.dtype);
   const double tiles_m = std::ceil(double(op.m) / m.cta_m), tiles_n = std::ceil(double(op.n) / m.cta_n);
   const double ctas = tiles_m * tiles_n * m.split_k;
-  const double k_slice = std::ceil(double(op.k) / m.split_k / m.cta_k) * m.cta_k;
+  const double ktiles = std::ceil(double(op.k) / m.split_k / m.cta_k);
   const double slots = double(hw.num_sms) * occ.ctas_per_sm;
   const double waves = std::ceil(ctas / slots);
-  // A CTA alone on an SM uses the tensor pipes of the sub-cores its warps occupy.
-  const double used_subcores = std::min<double>(hw.sm.sub_cores, m.warps() * occ.ctas_per_sm);
+  const double resident = std::min<double>(occ.ctas_per_sm, std::ceil(ctas / hw.num_sms));
+  // One CTA's demands on its SM: tensor pipes of the sub-cores its warps occupy...
+  const double used_subcores = std::min<double>(hw.sm.sub_cores, m.warps() * resident);
   const double sm_rate = hw.mma_fma_per_cycle_per_sm * used_subcores / hw.sm.sub_cores;
-  const double cta_fma = double(m.cta_m) * m.cta_n * k_slice;
-  const double per_wave = std::min<double>(occ.ctas_per_sm, std::ceil(ctas / hw.num_sms)) * cta_fma / sm_rate;
-  const double eb = input_bytes(op.dtype);
-  const double l2_bytes = ctas * (m.cta_m + m.cta_n) * k_slice * eb;
+  const double compute = double(m.cta_m) * m.cta_n * ktiles * m.cta_k / sm_rate * resident;
+  // ...shared-memory bandwidth (every warp reads its A and B fragments; stages fill)...
+  const double ksubs = double(m.cta_k) / shape.k;
+  const double frag_bytes = double(m.warps()) * ksubs * (m.warp_m + m.warp_n) * shape.k * eb;
+  const double stage_bytes = double(m.cta_m + m.cta_n) * m.cta_k * eb;
+  const double smem = ktiles * (frag_bytes + stage_bytes) / hw.smem_bytes_per_cycle * resident;
+  // ...and latency: stages-1 loads in flight cover one memory round trip.
+  const double latency = hw.dram_latency_cycles * (1.0 + ktiles / std::max(1, m.stages - 1));
+  const double per_wave = std::max({compute, smem, latency});
+  // The whole grid's traffic through the L2 and DRAM.
+  const double l2_bytes = ctas * ktiles * stage_bytes;
   const double dram_bytes = op.min_bytes() + (m.split_k > 1 ? 8.0 * m.split_k * op.m * op.n : 0.0);
-  // Bytes in flight per SM bound the bandwidth a latency-bound kernel can draw.
-  const double inflight = std::min(ctas, slots) * (m.stages - 1) * (m.cta_m + m.cta_n) * m.cta_k * eb;
-  const double latency_bw = inflight / hw.dram_latency_cycles;
-  const double mem = std::max({l2_bytes / hw.l2_bytes_per_cycle, dram_bytes / hw.dram_bytes_per_cycle,
-                               dram_bytes / latency_bw});
-  const double fill = m.stages * hw.dram_latency_cycles;  // prologue of each wave
+  const double mem = std::max(l2_bytes / hw.l2_bytes_per_cycle, dram_bytes / hw.dram_bytes_per_cycle);
+  const double sm_side = waves * per_wave;
   // Compute and memory overlap imperfectly: the smaller of the two is half hidden.
-  const double compute = waves * per_wave;
-  return std::max(compute, mem) + 0.5 * std::min(compute, mem) + waves * fill;
+  return std::max(sm_side, mem) + 0.5 * std::min(sm_side, mem);
 }
 
 KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const MappingRequest& req) {
@@ -169,7 +174,8 @@ KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const 
     m.layout = req.layout;
     if (req.stages) m.stages = req.stages;
     // Fewer stages when the candidate's do not fit (never below 2).
-    while (m.stages > 2 && m.smem_bytes(op.dtype) > hw.sm.max_smem_per_cta_bytes) --m.stages;
+    if (!req.stages)
+      while (m.stages > 2 && m.smem_bytes(op.dtype) > hw.sm.max_smem_per_cta_bytes) --m.stages;
     if (!tile_given) {
       try {
         validate_mapping(m, hw.sm, op.dtype);

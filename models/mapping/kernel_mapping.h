@@ -44,6 +44,7 @@ struct ChooserHardware {
   SmSpec sm;
   double mma_fma_per_cycle_per_sm = 1024;  // for the op's dtype
   double l2_bytes_per_cycle = 5120;
+  double smem_bytes_per_cycle = 128;
   double dram_bytes_per_cycle = 1000;
   double dram_latency_cycles = 500;
 };

@@ -15,4 +15,12 @@ inline std::uint64_t mix_address(std::uint64_t x) {
   return x;
 }
 
+// Spread consecutive units (interleave chunks, lines) over `n` targets: each run of
+// `n` consecutive units visits every target exactly once, in an order rotated by a
+// hash of the run, so a linear stream loads all targets evenly and strided streams
+// do not camp on one target.
+inline std::uint64_t interleave(std::uint64_t unit, std::uint64_t n) {
+  return (unit % n + mix_address(unit / n)) % n;
+}
+
 }  // namespace stcsim

@@ -31,7 +31,7 @@ HbmDram::HbmDram(const HbmDramSpec& s, double core_clock_mhz) : spec_(s), ports_
 }
 
 int HbmDram::channel_of(std::uint64_t addr) const {
-  return int(mix_address(addr / spec_.interleave_bytes) % spec_.channels);
+  return int(interleave(addr / spec_.interleave_bytes, spec_.channels));
 }
 
 Cycle HbmDram::reserve(int channel, Cycle ready, double bytes) {

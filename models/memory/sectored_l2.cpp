@@ -39,7 +39,7 @@ SectoredL2::SectoredL2(const SectoredL2Spec& s) : spec_(s), slice_ports_(s.slice
 }
 
 int SectoredL2::slice_of(std::uint64_t line_addr) const {
-  return int(mix_address(line_addr / spec_.line_bytes) % spec_.slices);
+  return int(interleave(line_addr / spec_.line_bytes, spec_.slices));
 }
 
 L2AccessResult SectoredL2::access(std::uint64_t line_addr, std::uint8_t sectors, bool write) {

@@ -8,9 +8,13 @@
 #include "sim/cli/commands.h"
 #include "sim/core/input_error.h"
 
-int sc_main(int argc, char* argv[]) {
-  // SystemC prints its banner when the kernel first starts; stcsim's output is the report.
+// SystemC prints a banner from its static initialisers unless this is set; stcsim's
+// output is its report, so set it before any of them run.
+__attribute__((constructor(101))) static void quiet_systemc_banner() {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+}
+
+int sc_main(int argc, char* argv[]) {
   CLI::App app{"stcsim: cycle-level simulator of dense and sparse tensor-core GPUs"};
   app.require_subcommand(1);
   std::map<CLI::App*, stcsim::Command> commands;

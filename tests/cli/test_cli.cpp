@@ -1,0 +1,100 @@
+// The command line contract: exit 0 on success, 2 with a message on stderr for a
+// usage or input error; stats.json's required fields; listings; --help everywhere.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/support/run_stcsim.h"
+
+using namespace stcsim::test;
+
+TEST_CASE("cli_help_on_every_subcommand", "[cli]") {
+  for (const char* sub : {"", "run", "presets", "components"}) {
+    const auto r = run_stcsim(std::string(sub) + " --help");
+    INFO(sub);
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("Usage"));
+  }
+}
+
+TEST_CASE("cli_stats_json_contract", "[cli]") {
+  const auto j = run_stats("--arch a100 --gemm 1024x512x256 --gemm 256x256x256 --dtype bf16");
+  for (const char* k : {"cycles", "seconds", "tflops", "limiter"}) {
+    CHECK(j["total"].contains(k));
+    for (const auto& op : j["ops"]) CHECK(op.contains(k));
+  }
+  REQUIRE(j["ops"].size() == 2);
+  CHECK(j["ops"][0]["m"] == 1024);
+  CHECK(j["ops"][0]["dtype"] == "bf16");
+  CHECK(j["config"]["name"] == "a100");
+  CHECK(j["config"]["hardware"]["dram"]["params"]["bandwidth_gbps"]["unit"] == "GB/s");
+  CHECK(j["units"].contains("cycles"));
+  const double sum = j["ops"][0]["cycles"].get<double>() + j["ops"][1]["cycles"].get<double>();
+  CHECK(j["total"]["cycles"].get<double>() == Approx(sum));
+}
+
+TEST_CASE("cli_input_errors_exit_2_with_message", "[cli]") {
+  const std::string bad_yaml = temp_dir("cfg") + "/bad.yaml";
+  std::ofstream(bad_yaml) << "schema_version: 1\nbase: a100\nl2:\n  capacity_kb: 4\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {"run --arch a100 --gemm 12x12", "MxNxK"},
+      {"run --arch nope --gemm 8x8x8", "unknown preset"},
+      {"run --arch a100 --gemm 8x8x8 --dtype fp12", "unknown dtype"},
+      {"run --arch a100 --gemm 8x8x8 -p l2.capacity=5", "nearest valid key"},
+      {"run --arch " + bad_yaml + " --gemm 8x8x8", "bad.yaml:4"},
+      {"run --arch v100 --gemm 64x64x64 --dtype bf16", "no bf16 mma"},
+      {"run --arch a100 --trace /no/such/file", "cannot open"},
+      {"run --bogus-flag", ""},
+      {"frobnicate", ""},
+  };
+  for (const auto& [args, msg] : cases) {
+    const auto r = run_stcsim(args);
+    INFO(args << "\nstderr: " << r.err);
+    CHECK(r.status == 2);
+    CHECK(!r.err.empty());
+    if (!msg.empty()) CHECK_THAT(r.err, Catch::Contains(msg));
+  }
+}
+
+TEST_CASE("cli_failed_run_keeps_previous_stats", "[cli]") {
+  const std::string d = temp_dir("keep");
+  REQUIRE(run_stcsim("run --arch a100 --gemm 256x256x256 -q --out " + d).status == 0);
+  const auto before = std::filesystem::file_size(d + "/stats.json");
+  CHECK(run_stcsim("run --arch a100 --gemm 256x256 -q --out " + d).status == 2);
+  CHECK(std::filesystem::file_size(d + "/stats.json") == before);
+}
+
+TEST_CASE("cli_presets_and_components_list", "[cli]") {
+  const auto p = run_stcsim("presets");
+  CHECK(p.status == 0);
+  for (const char* n : {"v100", "a100", "h100"}) CHECK_THAT(p.out, Catch::Contains(n));
+  const auto c = run_stcsim("components");
+  CHECK(c.status == 0);
+  for (const char* k : {"tensor_core / mma_pipeline", "l2 / sectored_lru", "dram / hbm", "smem / banked",
+                        "mapping / multistage", "dram.bandwidth_gbps  [float, GB/s] required"})
+    CHECK_THAT(c.out, Catch::Contains(k));
+}
+
+TEST_CASE("cli_trace_runs_and_vcd_is_written", "[cli]") {
+  const std::string d = temp_dir("trace");
+  std::ofstream(d + "/t.trace") << "stcsim-trace 0\n512x512x512 fp16 a\n256x1024x512 int8 b\n";
+  const auto j = run_stats("--arch a100 --trace " + d + "/t.trace");
+  REQUIRE(j["ops"].size() == 2);
+  CHECK(j["ops"][1]["name"] == "b");
+  CHECK(j["ops"][1]["dtype"] == "int8");
+  const auto r = run_stcsim("run --arch a100 --gemm 256x256x256 -q --vcd " + d + "/w.vcd --vcd-signals sm0.active_ctas,mem.inflight_requests");
+  CHECK(r.status == 0);
+  std::ifstream vcd(d + "/w.vcd");
+  std::string text((std::istreambuf_iterator<char>(vcd)), {});
+  CHECK_THAT(text, Catch::Contains("active_ctas"));
+  CHECK(run_stcsim("run --arch a100 --gemm 256x256x256 -q --vcd " + d + "/x.vcd --vcd-signals sm999.foo").status == 2);
+}
+
+TEST_CASE("cli_default_run_prints_report", "[cli]") {
+  const auto r = run_stcsim("run --arch a100");
+  CHECK(r.status == 0);
+  CHECK_THAT(r.out, Catch::Contains("bert_base.qkv"));
+  CHECK_THAT(r.out, Catch::Contains("total"));
+  CHECK(r.err.empty());
+}

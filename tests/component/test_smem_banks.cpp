@@ -1,0 +1,55 @@
+// Shared-memory bank conflicts cost what the model says: the wavefront count of each
+// ldmatrix phase, from the real addresses under each tile layout.
+#include <catch2/catch.hpp>
+
+#include "models/sm/kernel_launch.h"
+#include "models/smem/banked_smem.h"
+
+using namespace stcsim;
+
+TEST_CASE("smem_wavefronts_hand_cases", "[smem]") {
+  BankedSmem smem(BankedSmemSpec{32, 4, 30});
+  // Eight 16-byte rows back to back: 128 bytes over all 32 banks, one wavefront.
+  CHECK(smem.wavefronts({0, 16, 32, 48, 64, 80, 96, 112}, 16) == 1);
+  // Eight rows 128 bytes apart all land in banks 0-3: eight wavefronts.
+  CHECK(smem.wavefronts({0, 128, 256, 384, 512, 640, 768, 896}, 16) == 8);
+  // Rows 64 bytes apart: two rows per bank group, four wavefronts.
+  CHECK(smem.wavefronts({0, 64, 128, 192, 256, 320, 384, 448}, 16) == 4);
+  // The same word read by every thread is a broadcast: one wavefront.
+  CHECK(smem.wavefronts({0, 0, 0, 0}, 4) == 1);
+  // 4-byte accesses 128 bytes apart: 32 threads in one bank.
+  std::vector<std::uint32_t> a;
+  for (int i = 0; i < 32; ++i) a.push_back(i * 128);
+  CHECK(smem.wavefronts(a, 4) == 32);
+}
+
+TEST_CASE("smem_read_costs_wavefronts_plus_latency", "[smem]") {
+  BankedSmem smem(BankedSmemSpec{32, 4, 30});
+  CHECK(smem.read(0, 4) == 4 + 30);
+  CHECK(smem.read(0, 8) == 4 + 8 + 30);  // queued behind the first
+  CHECK(smem.busy_cycles() == 12);
+  CHECK(smem.write(100, 256) == 102);  // 256 bytes at 128 B/cycle
+}
+
+TEST_CASE("smem_layout_conflicts_per_ldmatrix", "[smem]") {
+  BankedSmem smem(BankedSmemSpec{32, 4, 30});
+  KernelMapping m;
+  m.cta_m = 128; m.cta_n = 128; m.cta_k = 64; m.warp_m = 64; m.warp_n = 64; m.stages = 3;
+  // Per warp per k-sub: A 64x16 and B 64x16 fp16 = 4 + 4 ldmatrix.x4 = 32 phases.
+  for (auto [layout, per_phase] : {std::pair{SmemLayout::Swizzled, 1}, {SmemLayout::Padded, 1}, {SmemLayout::Naive, 8}}) {
+    m.layout = layout;
+    const auto wf = ldmatrix_wavefronts(m, Dtype::FP16, smem);
+    INFO(to_string(layout));
+    REQUIRE(wf.size() == 4);
+    for (const auto& warp : wf) {
+      REQUIRE(warp.size() == 4);
+      for (int w : warp) CHECK(w == 32 * per_phase);
+    }
+  }
+  // 64-byte rows (cta_k 32): the naive layout conflicts 4-way, the swizzle not at all.
+  m.cta_k = 32;
+  m.layout = SmemLayout::Naive;
+  CHECK(ldmatrix_wavefronts(m, Dtype::FP16, smem)[0][0] == 32 * 4);
+  m.layout = SmemLayout::Swizzled;
+  CHECK(ldmatrix_wavefronts(m, Dtype::FP16, smem)[0][0] == 32);
+}

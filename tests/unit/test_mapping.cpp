@@ -1,0 +1,67 @@
+#include <catch2/catch.hpp>
+
+#include "models/mapping/kernel_mapping.h"
+#include "sim/core/input_error.h"
+
+using namespace stcsim;
+
+namespace {
+ChooserHardware a100_like() {
+  ChooserHardware hw;
+  hw.num_sms = 108;
+  hw.sm.smem_bytes = hw.sm.max_smem_per_cta_bytes = 164 * 1024;
+  hw.mma_fma_per_cycle_per_sm = 1024;
+  hw.l2_bytes_per_cycle = 3840;
+  hw.dram_bytes_per_cycle = 1014;
+  hw.dram_latency_cycles = 400;
+  return hw;
+}
+}  // namespace
+
+TEST_CASE("mapping_chooser_returns_valid_mappings", "[mapping]") {
+  const auto hw = a100_like();
+  for (Dtype d : kAllDtypes)
+    for (auto [m, n, k] : {std::tuple{8192, 8192, 8192}, {8192, 8, 8192}, {128, 128, 65536}, {1, 1, 1}, {4096, 768, 3072}}) {
+      INFO(to_string(d) << " " << m << "x" << n << "x" << k);
+      const KernelMapping map = choose_mapping(GemmOp{"g", m, n, k, d}, hw, MappingRequest{});
+      CHECK_NOTHROW(validate_mapping(map, hw.sm, d));
+      CHECK(occupancy(map, hw.sm, d).ctas_per_sm >= 1);
+      CHECK_THAT(map.chosen_by, Catch::Contains("heuristic"));
+    }
+}
+
+TEST_CASE("mapping_chooser_prefers_narrow_tiles_for_skinny_gemm", "[mapping]") {
+  const auto map = choose_mapping(GemmOp{"g", 8192, 8, 8192, Dtype::FP16}, a100_like(), MappingRequest{});
+  CHECK(map.cta_n <= 16);
+  const auto big = choose_mapping(GemmOp{"g", 8192, 8192, 8192, Dtype::FP16}, a100_like(), MappingRequest{});
+  CHECK(big.cta_m * big.cta_n >= 128 * 128);
+}
+
+TEST_CASE("mapping_user_mapping_is_validated", "[mapping]") {
+  MappingRequest r;
+  r.cta_m = 128; r.cta_n = 128; r.cta_k = 32; r.warp_m = 64; r.warp_n = 64; r.stages = 4;
+  const auto m = choose_mapping(GemmOp{"g", 1024, 1024, 1024, Dtype::FP16}, a100_like(), r);
+  CHECK(m.chosen_by == "config");
+  CHECK(m.stages == 4);
+  r.warp_m = 40;
+  CHECK_THROWS_WITH(choose_mapping(GemmOp{"g", 1024, 1024, 1024, Dtype::FP16}, a100_like(), r), Catch::Contains("mapping.warp_m"));
+  r.warp_m = 64; r.stages = 16;
+  CHECK_THROWS_WITH(choose_mapping(GemmOp{"g", 1024, 1024, 1024, Dtype::FP16}, a100_like(), r), Catch::Contains("mapping.stages"));
+  MappingRequest partial;
+  partial.cta_m = 128;
+  CHECK_THROWS_WITH(choose_mapping(GemmOp{"g", 64, 64, 64, Dtype::FP16}, a100_like(), partial), Catch::Contains("all of"));
+}
+
+TEST_CASE("mapping_occupancy_limits", "[mapping]") {
+  SmSpec sm;
+  sm.smem_bytes = sm.max_smem_per_cta_bytes = 164 * 1024;
+  KernelMapping m;
+  m.cta_m = 128; m.cta_n = 256; m.cta_k = 64; m.warp_m = 64; m.warp_n = 64; m.stages = 3;
+  // 3 x (128+256) x 128 B = 147456 B of smem: one CTA fits in 164 KiB.
+  CHECK(m.smem_bytes(Dtype::FP16) == 147456);
+  auto o = occupancy(m, sm, Dtype::FP16);
+  CHECK(o.ctas_per_sm == 1);
+  m.cta_n = 64; m.warp_n = 32; m.stages = 2;
+  o = occupancy(m, sm, Dtype::FP16);
+  CHECK(o.ctas_per_sm >= 2);
+}
