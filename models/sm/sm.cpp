@@ -150,7 +150,7 @@ void Sm::issue_store(Slot& s, Cycle /*now*/) {
   to_submit_.push_back(&s.store);
 }
 
-void Sm::compute_ktile(Slot& s, Cycle barrier, StallCause cause) {
+void Sm::compute_ktile(Slot& s, Cycle barrier, StallCause cause, double fill_bytes) {
   const auto& k = *kernel_;
   const auto shape = dense_mma_shape(k.op.dtype);
   const std::int64_t k0 = s.task.k_begin + std::int64_t(s.kt) * k.map.cta_k;
@@ -166,6 +166,9 @@ void Sm::compute_ktile(Slot& s, Cycle barrier, StallCause cause) {
       ws.frag_ready = smem_->read(ready, k.wavefronts[w][sub]);
       ws.frag_cause = sub == 0 ? cause : StallCause::Operand;
     }
+    // cp.async writes of a stage trickle into shared memory while the previous one is
+    // consumed; charge them to the port in slices behind each k-sub's fragment reads.
+    smem_->write(barrier, fill_bytes / ksubs);
     for (int sc = 0; sc < nsub; ++sc) {
       group.clear();
       for (int w = sc; w < int(s.warps.size()); w += nsub) group.push_back(&s.warps[w]);
@@ -210,8 +213,7 @@ void Sm::advance(Slot& s, Cycle now) {
         double stage_bytes = 0;
         for (const auto& run : ld.runs) stage_bytes += double(run.bytes) * run.rows;
         if (s.kt + stages - 1 < s.ktiles) issue_stage_load(s, s.kt + stages - 1, now);
-        smem_->write(now, stage_bytes);  // the stage's cp.async fill, charged when consumed
-        compute_ktile(s, now, cause);
+        compute_ktile(s, now, cause, stage_bytes);
         s.first_ktile = false;
         if (++s.kt == s.ktiles) {
           s.state = State::Epilogue;

@@ -72,7 +72,7 @@ class Sm : public sc_core::sc_module {
   // are appended to `to_submit_`.
   void advance(Slot& s, Cycle now);
   void issue_stage_load(Slot& s, int kt, Cycle now);
-  void compute_ktile(Slot& s, Cycle barrier, StallCause cause);
+  void compute_ktile(Slot& s, Cycle barrier, StallCause cause, double fill_bytes);
   void issue_store(Slot& s, Cycle now);
   void issue_reduce_load(Slot& s);
 

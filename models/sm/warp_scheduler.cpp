@@ -8,7 +8,8 @@ void issue_ksub(ITensorCore& pipe, Dtype d, const std::vector<WarpState*>& warps
                 Cycle not_before, StallCounters& stalls) {
   const int lat = pipe.latency(d);
   const int nw = int(warps.size());
-  std::vector<int> next(nw, 0);  // next instruction per warp
+  thread_local std::vector<int> next;  // next instruction per warp
+  next.assign(nw, 0);
   for (int issued = 0; issued < nw * n; ++issued) {
     int pick = -1;
     Cycle best = 0;
