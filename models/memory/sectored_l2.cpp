@@ -42,9 +42,13 @@ int SectoredL2::slice_of(std::uint64_t line_addr) const {
   return int(interleave(line_addr / spec_.line_bytes, spec_.slices));
 }
 
+std::uint64_t SectoredL2::set_of(std::uint64_t line_addr) const {
+  return reduce_range(mix_address((line_addr / spec_.line_bytes) ^ 0x5bd1e995u), sets_);
+}
+
 L2AccessResult SectoredL2::access(std::uint64_t line_addr, std::uint8_t sectors, bool write) {
   const std::uint64_t line = line_addr / spec_.line_bytes;
-  Way* set = &ways_[reduce_range(mix_address(line ^ 0x5bd1e995u), sets_) * spec_.ways];
+  Way* set = &ways_[set_of(line_addr) * spec_.ways];
   ++clock_;
   L2AccessResult r;
   Way* victim = set;

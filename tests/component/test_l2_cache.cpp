@@ -31,13 +31,22 @@ TEST_CASE("l2_lru_eviction_and_dirty_writeback", "[l2]") {
     if (l2.access(i * 128, 0b1111, true).evicted_dirty == 0b1111) ++evicted_dirty;
   CHECK(evicted_dirty >= 4096 - 512);  // at most 512 lines can still be resident
   CHECK(evicted_dirty < 4096);
-  // A small working set that fits stays resident after a first pass.
-  SectoredL2 l2b(tiny());
-  for (int pass = 0; pass < 3; ++pass) {
-    int misses = 0;
-    for (std::uint64_t i = 0; i < 128; ++i) misses += l2b.access(i * 128, 1, false).miss_sectors != 0;
-    CHECK(misses == (pass == 0 ? 128 : 0));
-  }
+}
+
+TEST_CASE("l2_true_lru_within_a_set", "[l2]") {
+  SectoredL2 l2(tiny());  // 4 ways
+  // Five lines that map to the same set.
+  std::vector<std::uint64_t> same;
+  for (std::uint64_t a = 0; same.size() < 5; a += 128)
+    if (l2.set_of(a) == l2.set_of(0)) same.push_back(a);
+  for (int i = 0; i < 4; ++i)  // line 1 is written: a full-sector write needs no fill
+    CHECK(l2.access(same[i], 1, i == 1).miss_sectors == (i == 1 ? 0 : 1));
+  CHECK(l2.access(same[0], 1, false).miss_sectors == 0);  // touch: line 1 is now LRU
+  const auto r = l2.access(same[4], 1, false);           // evicts the least recently used
+  CHECK(r.evicted_line_addr == same[1]);
+  CHECK(r.evicted_dirty == 1);                            // line 1 was written
+  CHECK(l2.access(same[0], 1, false).miss_sectors == 0);
+  CHECK(l2.access(same[1], 1, false).miss_sectors == 1);
 }
 
 TEST_CASE("l2_slice_bandwidth_fcfs", "[l2]") {
