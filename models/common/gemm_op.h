@@ -1,11 +1,18 @@
 // One GEMM as the simulator runs it: D[M,N] = A[M,K] * B[N,K]^T (+ C).
 // For a linear layer y = x W^T: A = x (M = tokens), B = W (N = out features, K = in).
 // Both operands are K-contiguous ("TN"), the layout cuBLAS uses for y = x W^T.
+//
+// `sparsity` N:M means the weight operand B = W is pruned N:M along K. PTX's mma.sp
+// takes sparsity on its A operand, so the kernel computes D^T = W x^T: the kernel's
+// A is W (compressed values + metadata), its B is x, its M is N and its N is M; the
+// epilogue stages the tile through shared memory and stores it transposed, so y keeps
+// its [M,N] row-major layout (see kernel_problem).
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 
-#include "models/common/dtype.h"
+#include "models/common/mma_kind.h"
 
 namespace stcsim {
 
@@ -13,12 +20,31 @@ struct GemmOp {
   std::string name;
   std::int64_t m = 0, n = 0, k = 0;
   Dtype dtype = Dtype::FP16;
+  NmSparsity sparsity;  // of B (the weights); dense by default
 
+  MmaKind kind() const { return MmaKind{dtype, sparsity}; }
+  // Dense-equivalent operations (2 per FMA of the dense GEMM), as sparse peaks are quoted.
   double flops() const { return 2.0 * double(m) * double(n) * double(k); }
-  // Compulsory bytes: read A and B once, write D once.
+  // Real multiplies: the dense count scaled by N/M for a sparse operand.
+  double products() const {
+    const double p = double(m) * double(n) * double(k);
+    return sparsity.dense() ? p : p * sparsity.n / sparsity.m;
+  }
+  // Compulsory bytes: read both operands once (the sparse one compressed, with its
+  // metadata), write D once.
   double min_bytes() const {
-    return double(input_bytes(dtype)) * double(m * k + n * k) + double(output_bytes(dtype)) * double(m * n);
+    const MmaKind kd = kind();
+    return double(input_bytes(dtype)) * double(m * k) + (kd.a_bytes_per_k() + kd.meta_bytes_per_k()) * double(n * k) +
+           double(output_bytes(dtype)) * double(m * n);
   }
 };
+
+// The problem as the kernel runs it: unchanged when dense; for a sparse weight
+// operand, M and N swap so that the sparse operand is the kernel's A.
+inline GemmOp kernel_problem(const GemmOp& op) {
+  GemmOp k = op;
+  if (!op.sparsity.dense()) std::swap(k.m, k.n);
+  return k;
+}
 
 }  // namespace stcsim

@@ -72,31 +72,38 @@ void Gpu::trace(sc_core::sc_trace_file* tf, const std::vector<std::string>& name
   }
 }
 
-double Gpu::peak_tflops(Dtype d) const {
-  if (!tc_proto_->supports(d)) return 0;
-  const double fma_per_cycle = double(dense_mma_shape(d).fma()) / tc_proto_->initiation_interval(d);
+double Gpu::peak_tflops(const MmaKind& k) const {
+  if (!tc_proto_->supports(k)) return 0;
+  // Dense-equivalent: an mma.sp counts the FMA of the dense GEMM it stands for.
+  const double fma_per_cycle = double(k.shape().fma()) / tc_proto_->initiation_interval(k);
   return 2.0 * fma_per_cycle * sm_.sub_cores * gpu_.num_sms * gpu_.clock_mhz * 1e6 / 1e12;
 }
 
+double Gpu::peak_products_per_second(const MmaKind& k) const {
+  if (!tc_proto_->supports(k)) return 0;
+  return double(k.products()) / tc_proto_->initiation_interval(k) * sm_.sub_cores * gpu_.num_sms *
+         gpu_.clock_mhz * 1e6;
+}
+
 KernelMapping Gpu::mapping_for(const GemmOp& op) const {
+  const MmaKind kind = op.kind();
   ChooserHardware hw;
   hw.num_sms = gpu_.num_sms;
   hw.sm = sm_;
   hw.mma_fma_per_cycle_per_sm =
-      double(dense_mma_shape(op.dtype).fma()) / tc_proto_->initiation_interval(op.dtype) * sm_.sub_cores;
+      double(kind.shape().fma()) / tc_proto_->initiation_interval(kind) * sm_.sub_cores;
   hw.l2_bytes_per_cycle = mem_->l2().bytes_per_cycle();
   hw.smem_bytes_per_cycle = smem_proto_->bytes_per_cycle();
   hw.dram_bytes_per_cycle = mem_->dram().sustained_bytes_per_cycle();
   hw.dram_latency_cycles = mem_->l2().hit_latency() * 2.0;
-  return choose_mapping(op, hw, mapping_req_);
+  return choose_mapping(kernel_problem(op), hw, mapping_req_);
 }
 
 void Gpu::check_op(const GemmOp& op) const {
   if (op.m <= 0 || op.n <= 0 || op.k <= 0)
     throw InputError(op.name + ": GEMM dimensions must be positive");
-  if (!tc_proto_->supports(op.dtype))
-    throw InputError(op.name + ": this GPU's tensor cores have no " + to_string(op.dtype) +
-                     " mma (tensor_core." + to_string(op.dtype) + "_ii_cycles is 0)");
+  if (!tc_proto_->supports(op.kind()))
+    throw InputError(op.name + ": this GPU's tensor cores have " + tc_proto_->unsupported_reason(op.kind()));
   mapping_for(op);
 }
 
@@ -138,13 +145,17 @@ void Gpu::run_kernel(const KernelLaunch& k) {
 void Gpu::driver() {
   for (const auto& op : ops_) {
     const KernelMapping map = mapping_for(op);
-    const Occupancy occ = occupancy(map, sm_, op.dtype);
-    const int eb = input_bytes(op.dtype);
-    const std::uint64_t a = allocate(double(op.m) * op.k * eb);
-    const std::uint64_t b = allocate(double(op.n) * op.k * eb);
-    const std::uint64_t c = allocate(double(op.m) * op.n * output_bytes(op.dtype));
-    const std::uint64_t ws = map.split_k > 1 ? allocate(4.0 * map.split_k * op.m * op.n) : 0;
-    const KernelLaunch k = make_gemm_kernel(op, map, occ.ctas_per_sm, *smem_proto_, a, b, c, ws);
+    const MmaKind kind = op.kind();
+    const GemmOp kp = kernel_problem(op);
+    const Occupancy occ = occupancy(map, sm_, kind);
+    TensorAddresses addr;
+    addr.a = allocate(double(kp.m) * kp.k * kind.a_bytes_per_k());
+    addr.meta = kind.sparsity.dense() ? 0 : allocate(double(kp.m) * kp.k * kind.meta_bytes_per_k() + 4096);
+    addr.b = allocate(double(kp.n) * kp.k * input_bytes(op.dtype));
+    addr.c = allocate(double(op.m) * op.n * output_bytes(op.dtype));
+    addr.workspace = map.split_k > 1 ? allocate(4.0 * map.split_k * op.m * op.n) : 0;
+    if (cold_l2_per_op_) mem_->invalidate_l2();
+    const KernelLaunch k = make_gemm_kernel(op, map, occ.ctas_per_sm, *smem_proto_, addr);
     start_snap_ = snapshot();
     const Cycle start = now_cycles();
     run_kernel(k);
@@ -164,14 +175,16 @@ OpResult Gpu::collect(const GemmOp& op, const KernelLaunch& k, Cycle start, Cycl
   OpResult r;
   r.op = op;
   r.mapping = k.map;
-  r.occupancy = occupancy(k.map, sm_, op.dtype);
+  r.occupancy = occupancy(k.map, sm_, op.kind());
   r.ctas = double(k.ctas.size());
   r.waves = r.ctas / (double(gpu_.num_sms) * std::max(1, r.occupancy.ctas_per_sm));
   r.cycles = std::max(1.0, end - start);
   r.seconds = r.cycles / (gpu_.clock_mhz * 1e6);
   r.flops = op.flops();
   r.tflops = r.flops / r.seconds / 1e12;
-  r.peak_tflops = peak_tflops(op.dtype);
+  r.peak_tflops = peak_tflops(op.kind());
+  r.products = op.products();
+  r.peak_products_per_second = peak_products_per_second(op.kind());
   const double pipes = double(gpu_.num_sms) * sm_.sub_cores;
   r.pipe_cycles = r.cycles * pipes;
   r.pipe_busy = now.tensor - s0.tensor;

@@ -27,7 +27,12 @@ class Gpu : public sc_core::sc_module {
   void trace(sc_core::sc_trace_file* tf, const std::vector<std::string>& names);
   static std::vector<std::string> traceable_signals(int num_sms);
 
-  double peak_tflops(Dtype d) const;
+  double peak_tflops(const MmaKind& k) const;
+  double peak_products_per_second(const MmaKind& k) const;  // real multiplies
+  // Start every GEMM with an empty L2 (as a benchmark that flushes it between runs;
+  // the flush's write-backs are not charged), so a sparse GEMM and its dense twin meet
+  // the same cache.
+  void set_cold_l2_per_op(bool on) { cold_l2_per_op_ = on; }
   KernelMapping mapping_for(const GemmOp& op) const;
   const GpuSpec& spec() const { return gpu_; }
 
@@ -51,6 +56,7 @@ class Gpu : public sc_core::sc_module {
   std::vector<GemmOp> ops_;
   std::vector<OpResult> results_;
   std::uint64_t next_addr_ = std::uint64_t(1) << 32;
+  bool cold_l2_per_op_ = false;
 
   struct Snapshot {
     double tensor = 0, smem = 0, l2 = 0, dram = 0, link = 0;

@@ -14,7 +14,12 @@ struct OpResult {
   Occupancy occupancy;
   double ctas = 0, waves = 0;
   double cycles = 0, seconds = 0, tflops = 0, peak_tflops = 0;
-  double flops = 0;
+  double flops = 0;                    // dense-equivalent operations
+  double products = 0;                 // real multiplies (N/M of the dense count when sparse)
+  double peak_products_per_second = 0;  // the tensor cores' rate of real multiplies for this kind
+  // Filled for a sparse GEMM simulated beside its dense twin (see docs/sparse.md):
+  // speedup = work_reduction x efficiency_ratio x capability_ratio.
+  double dense_cycles = 0, speedup = 0, work_reduction = 0, efficiency_ratio = 0, capability_ratio = 0;
   // Busy fraction of each resource over the op's cycles.
   double util_tensor = 0, util_smem = 0, util_l2 = 0, util_dram = 0, util_l2_link = 0;
   double l2_read_hit_rate = 0;

@@ -18,16 +18,22 @@ const char* to_string(SmemLayout l) {
   return "?";
 }
 
-std::int64_t KernelMapping::smem_bytes(Dtype d) const {
-  const std::int64_t row = std::int64_t(cta_k) * input_bytes(d) + (layout == SmemLayout::Padded ? 16 : 0);
-  return std::int64_t(stages) * (cta_m + cta_n) * row;
+std::int64_t KernelMapping::smem_bytes(const MmaKind& k) const {
+  const double pad = layout == SmemLayout::Padded ? 16 : 0;
+  const double a_row = cta_k * (k.a_bytes_per_k() + k.meta_bytes_per_k()) + pad;
+  const double b_row = double(cta_k) * input_bytes(k.dtype) + pad;
+  return std::int64_t(stages * (cta_m * a_row + cta_n * b_row));
 }
 
-int KernelMapping::regs_per_thread(Dtype d) const {
-  const auto s = dense_mma_shape(d);
-  const int acc = warp_m * warp_n / 32;                      // one 32-bit accumulator per element
-  const int frag = 2 * ((warp_m / s.m) * 4 + (warp_n / s.n) * 2);  // double-buffered A and B
-  return acc + frag + 24;                                     // addressing, loop, predicates
+int KernelMapping::regs_per_thread(const MmaKind& k) const {
+  const auto s = k.shape();
+  const int widen = k.sparsity.dense() ? 1 : k.sparsity.m / k.sparsity.n;  // B covers M/N x K
+  const int acc = warp_m * warp_n / 32;  // one 32-bit accumulator per element
+  // Double-buffered A (4 registers per m16 tile) and B (2 per n8 tile, widened for
+  // sparse), one metadata register per m16 tile.
+  const int frag = 2 * ((warp_m / s.m) * 4 + (warp_n / s.n) * 2 * widen) +
+                   (k.sparsity.dense() ? 0 : warp_m / s.m);
+  return acc + frag + 16;  // addressing, loop, predicates
 }
 
 std::string KernelMapping::describe() const {
@@ -37,7 +43,7 @@ std::string KernelMapping::describe() const {
   return os.str();
 }
 
-Occupancy occupancy(const KernelMapping& m, const SmSpec& sm, Dtype d) {
+Occupancy occupancy(const KernelMapping& m, const SmSpec& sm, const MmaKind& d) {
   struct Lim { int n; const char* why; };
   const int regs = std::max(1, m.regs_per_thread(d)) * m.threads();
   Lim lims[] = {{int(sm.smem_bytes / std::max<std::int64_t>(1, m.smem_bytes(d))), "smem"},
@@ -88,7 +94,8 @@ std::vector<KernelMapping> mapping_candidates(Dtype d) {
                      {128, 128, 32, 64, 64, 5}, {128, 64, 64, 64, 32, 4},  {64, 128, 64, 32, 64, 4},
                      {64, 64, 64, 32, 32, 6},   {128, 32, 64, 32, 32, 4},  {64, 32, 128, 32, 16, 4},
                      {128, 16, 128, 32, 16, 4}, {64, 16, 128, 16, 16, 6},  {128, 8, 128, 32, 8, 4},
-                     {64, 16, 64, 16, 16, 4},   {64, 8, 128, 16, 8, 3}};
+                     {64, 16, 64, 16, 16, 4},   {64, 8, 128, 16, 8, 3},    {16, 128, 128, 16, 32, 4},
+                     {16, 64, 128, 16, 16, 4}};
   const int kscale = 2;  // table K is for 2-byte inputs
   std::vector<KernelMapping> out;
   for (const auto& c : table) {
@@ -101,8 +108,8 @@ std::vector<KernelMapping> mapping_candidates(Dtype d) {
   return out;
 }
 
-void validate_mapping(const KernelMapping& m, const SmSpec& sm, Dtype d) {
-  const auto s = dense_mma_shape(d);
+void validate_mapping(const KernelMapping& m, const SmSpec& sm, const MmaKind& d) {
+  const auto s = d.shape();
   auto bad = [](const std::string& key, const std::string& msg) {
     throw InputError("mapping." + key + ": " + msg);
   };
@@ -110,7 +117,7 @@ void validate_mapping(const KernelMapping& m, const SmSpec& sm, Dtype d) {
   if (m.warp_n <= 0 || m.warp_n % s.n) bad("warp_n", "must be a positive multiple of " + std::to_string(s.n) + " (mma N)");
   if (m.cta_m <= 0 || m.cta_m % m.warp_m) bad("cta_m", "must be a positive multiple of warp_m");
   if (m.cta_n <= 0 || m.cta_n % m.warp_n) bad("cta_n", "must be a positive multiple of warp_n");
-  if (m.cta_k <= 0 || m.cta_k % s.k) bad("cta_k", "must be a positive multiple of " + std::to_string(s.k) + " (mma K for " + to_string(d) + ")");
+  if (m.cta_k <= 0 || m.cta_k % s.k) bad("cta_k", "must be a positive multiple of " + std::to_string(s.k) + " (mma K for " + d.str() + ")");
   if (m.stages < 2) bad("stages", "must be at least 2 (one stage computing while one loads)");
   if (m.threads() > 1024) bad("warp_m", "CTA of " + std::to_string(m.threads()) + " threads exceeds 1024");
   if (m.smem_bytes(d) > sm.max_smem_per_cta_bytes)
@@ -122,10 +129,12 @@ void validate_mapping(const KernelMapping& m, const SmSpec& sm, Dtype d) {
 }
 
 double estimate_cycles(const GemmOp& op, const ChooserHardware& hw, const KernelMapping& m) {
-  const Occupancy occ = occupancy(m, hw.sm, op.dtype);
+  const MmaKind kind = op.kind();
+  const Occupancy occ = occupancy(m, hw.sm, kind);
   if (occ.ctas_per_sm < 1) return INFINITY;
-  const auto shape = dense_mma_shape(op.dtype);
+  const auto shape = kind.shape();
   const double eb = input_bytes(op.dtype);
+  const double a_eb = kind.a_bytes_per_k() + kind.meta_bytes_per_k();
   const double tiles_m = std::ceil(double(op.m) / m.cta_m), tiles_n = std::ceil(double(op.n) / m.cta_n);
   const double ctas = tiles_m * tiles_n * m.split_k;
   const double ktiles = std::ceil(double(op.k) / m.split_k / m.cta_k);
@@ -138,8 +147,8 @@ double estimate_cycles(const GemmOp& op, const ChooserHardware& hw, const Kernel
   const double compute = double(m.cta_m) * m.cta_n * ktiles * m.cta_k / sm_rate * resident;
   // ...shared-memory bandwidth (every warp reads its A and B fragments; stages fill)...
   const double ksubs = double(m.cta_k) / shape.k;
-  const double frag_bytes = double(m.warps()) * ksubs * (m.warp_m + m.warp_n) * shape.k * eb;
-  const double stage_bytes = double(m.cta_m + m.cta_n) * m.cta_k * eb;
+  const double frag_bytes = double(m.warps()) * ksubs * (m.warp_m * a_eb + m.warp_n * eb) * shape.k;
+  const double stage_bytes = (m.cta_m * a_eb + m.cta_n * eb) * m.cta_k;
   const double smem = ktiles * (frag_bytes + stage_bytes) / hw.smem_bytes_per_cycle * resident;
   // ...and latency: stages-1 loads in flight cover one memory round trip.
   const double latency = hw.dram_latency_cycles * (1.0 + ktiles / std::max(1, m.stages - 1));
@@ -175,15 +184,15 @@ KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const 
     if (req.stages) m.stages = req.stages;
     // Fewer stages when the candidate's do not fit (never below 2).
     if (!req.stages)
-      while (m.stages > 2 && m.smem_bytes(op.dtype) > hw.sm.max_smem_per_cta_bytes) --m.stages;
+      while (m.stages > 2 && m.smem_bytes(op.kind()) > hw.sm.max_smem_per_cta_bytes) --m.stages;
     if (!tile_given) {
       try {
-        validate_mapping(m, hw.sm, op.dtype);
+        validate_mapping(m, hw.sm, op.kind());
       } catch (const InputError&) {
         continue;
       }
     } else {
-      validate_mapping(m, hw.sm, op.dtype);
+      validate_mapping(m, hw.sm, op.kind());
     }
     const std::vector<int> splits = req.split_k ? std::vector<int>{req.split_k} : std::vector<int>{1, 2, 4, 8, 16};
     for (int s : splits) {
@@ -199,7 +208,7 @@ KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const 
     }
   }
   if (!std::isfinite(best_cost))
-    throw InputError("mapping: no candidate fits this SM for " + std::string(to_string(op.dtype)));
+    throw InputError("mapping: no candidate fits this SM for " + op.kind().str());
   if (!tile_given) {
     std::ostringstream os;
     os << "heuristic (estimated " << std::llround(best_cost) << " cycles)";

@@ -27,8 +27,9 @@ struct KernelMapping {
 
   int warps() const { return (cta_m / warp_m) * (cta_n / warp_n); }
   int threads() const { return warps() * 32; }
-  std::int64_t smem_bytes(Dtype d) const;   // all stages of A and B tiles
-  int regs_per_thread(Dtype d) const;       // estimate: accumulators + fragments + addressing
+  // All stages of the A tile (values + metadata when sparse) and the B tile.
+  std::int64_t smem_bytes(const MmaKind& k) const;
+  int regs_per_thread(const MmaKind& k) const;  // estimate: accumulators + fragments + addressing
   std::string describe() const;
 };
 
@@ -36,13 +37,13 @@ struct Occupancy {
   int ctas_per_sm = 0;
   std::string limited_by;  // "smem", "registers", "threads", "ctas"
 };
-Occupancy occupancy(const KernelMapping& m, const SmSpec& sm, Dtype d);
+Occupancy occupancy(const KernelMapping& m, const SmSpec& sm, const MmaKind& k);
 
 // What the chooser knows of the hardware: rates per core cycle.
 struct ChooserHardware {
   int num_sms = 108;
   SmSpec sm;
-  double mma_fma_per_cycle_per_sm = 1024;  // for the op's dtype
+  double mma_fma_per_cycle_per_sm = 1024;  // dense-equivalent, for the op's instruction kind
   double l2_bytes_per_cycle = 5120;
   double smem_bytes_per_cycle = 128;
   double dram_bytes_per_cycle = 1000;
@@ -63,9 +64,10 @@ struct MappingRequest {
 std::vector<KernelMapping> mapping_candidates(Dtype d);
 
 // Check a mapping against the op's dtype and the SM; throws InputError naming the key.
-void validate_mapping(const KernelMapping& m, const SmSpec& sm, Dtype d);
+void validate_mapping(const KernelMapping& m, const SmSpec& sm, const MmaKind& k);
 
 // The user's mapping if complete, else the best candidate by the documented estimate.
+// `op` is the problem as the kernel runs it (kernel_problem).
 KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const MappingRequest& req);
 
 // The chooser's estimate of a candidate's cycles (exposed for tests and docs).

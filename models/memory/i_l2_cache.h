@@ -31,6 +31,7 @@ class IL2Cache {
   virtual int hit_latency() const = 0;
   virtual double bytes_per_cycle() const = 0;  // all slices together
   virtual Cycle busy_cycles() const = 0;       // summed over slices
+  virtual void invalidate_all() = 0;           // drop every line (dirty data is discarded)
 };
 
 }  // namespace stcsim

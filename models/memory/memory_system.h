@@ -55,6 +55,7 @@ class MemorySystem : public sc_core::sc_module {
   const IDram& dram() const { return *dram_; }
   const MemoryCounters& counters() const { return counters_; }
   Cycle link_busy_cycles() const;
+  void invalidate_l2() { l2_->invalidate_all(); }
   sc_core::sc_signal<int> inflight_requests{"inflight_requests"};  // for VCD tracing
   bool trace_signals = false;
 

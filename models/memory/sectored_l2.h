@@ -3,6 +3,7 @@
 // write-allocate, lines spread over sets and slices by an address hash.
 // Simplification: one unified cache (A100's two partitions are not modelled).
 #pragma once
+#include <algorithm>
 #include <vector>
 
 #include "models/common/timeline.h"
@@ -36,6 +37,7 @@ class SectoredL2 : public IL2Cache {
   double bytes_per_cycle() const override { return spec_.slices * spec_.slice_bytes_per_cycle; }
   Cycle busy_cycles() const override;
   std::uint64_t set_of(std::uint64_t line_addr) const;  // exposed for tests
+  void invalidate_all() override { std::fill(ways_.begin(), ways_.end(), Way{}); }
 
  private:
   struct Way {

@@ -19,50 +19,58 @@ std::uint32_t smem_offset(SmemLayout layout, int row, int chunk, int row_bytes) 
   return 0;
 }
 
-std::vector<std::vector<int>> ldmatrix_wavefronts(const KernelMapping& m, Dtype d,
+std::vector<std::vector<int>> ldmatrix_wavefronts(const KernelMapping& m, const MmaKind& kind,
                                                   const ISharedMemory& smem) {
-  const auto s = dense_mma_shape(d);
-  const int row_bytes = m.cta_k * input_bytes(d);
-  const int ksub_chunks = s.k * input_bytes(d) / 16;  // 2 for every dense shape
+  const auto s = kind.shape();
+  const int eb = input_bytes(kind.dtype);
+  // Row bytes of the A (values) and B tiles in shared memory, and 16-byte chunks of
+  // each that one k-sub (one instruction's K) reads per row.
+  const int a_row = int(m.cta_k * kind.a_bytes_per_k()), b_row = m.cta_k * eb;
+  const int a_chunks = std::max(1, int(s.k * kind.a_bytes_per_k()) / 16);
+  const int b_chunks = std::max(1, s.k * eb / 16);
   const int ksubs = m.cta_k / s.k;
   const int warps_m = m.cta_m / m.warp_m;
-  const std::uint32_t b_region = smem_offset(m.layout, m.cta_m, 0, row_bytes);
+  const std::uint32_t b_region = smem_offset(m.layout, m.cta_m, 0, a_row);
+  const double meta_bytes = double(m.warp_m) * s.k * kind.meta_bytes_per_k();
+  const int meta_wavefronts = int((meta_bytes + smem.bytes_per_cycle() - 1) / smem.bytes_per_cycle());
   std::vector<std::vector<int>> out(m.warps(), std::vector<int>(ksubs, 0));
   std::vector<std::uint32_t> addrs(8);
-  auto phase = [&](std::uint32_t base, int row0, int chunk) {
+  auto phase = [&](std::uint32_t base, int row0, int chunk, int row_bytes) {
     for (int r = 0; r < 8; ++r) addrs[r] = base + smem_offset(m.layout, row0 + r, chunk, row_bytes);
     return smem.wavefronts(addrs, 16);
   };
   for (int w = 0; w < m.warps(); ++w) {
     const int row_a = (w % warps_m) * m.warp_m, row_b = (w / warps_m) * m.warp_n;
     for (int k = 0; k < ksubs; ++k) {
-      int total = 0;
-      for (int c = 0; c < ksub_chunks; ++c) {
-        for (int r = 0; r < m.warp_m; r += 8) total += phase(0, row_a + r, k * ksub_chunks + c);
-        for (int r = 0; r < m.warp_n; r += 8) total += phase(b_region, row_b + r, k * ksub_chunks + c);
-      }
+      int total = meta_wavefronts;
+      for (int c = 0; c < a_chunks; ++c)
+        for (int r = 0; r < m.warp_m; r += 8) total += phase(0, row_a + r, k * a_chunks + c, a_row);
+      for (int c = 0; c < b_chunks; ++c)
+        for (int r = 0; r < m.warp_n; r += 8) total += phase(b_region, row_b + r, k * b_chunks + c, b_row);
       out[w][k] = total;
     }
   }
   return out;
 }
 
-KernelLaunch make_gemm_kernel(const GemmOp& op, const KernelMapping& map, int ctas_per_sm,
-                              const ISharedMemory& smem, std::uint64_t a_base, std::uint64_t b_base,
-                              std::uint64_t c_base, std::uint64_t workspace_base) {
+KernelLaunch make_gemm_kernel(const GemmOp& user_op, const KernelMapping& map, int ctas_per_sm,
+                              const ISharedMemory& smem, const TensorAddresses& addr) {
   KernelLaunch k;
   k.kind = KernelKind::Gemm;
-  k.op = op;
+  k.op = kernel_problem(user_op);
+  k.mma = user_op.kind();
+  k.transposed_output = !user_op.sparsity.dense();
   k.map = map;
   k.ctas_per_sm = ctas_per_sm;
-  k.a_base = a_base;
-  k.b_base = b_base;
-  k.c_base = c_base;
-  k.workspace_base = workspace_base;
-  const auto s = dense_mma_shape(op.dtype);
+  k.a_base = addr.a;
+  k.meta_base = addr.meta;
+  k.b_base = addr.b;
+  k.c_base = addr.c;
+  k.workspace_base = addr.workspace;
+  const GemmOp& op = k.op;
+  const auto s = k.mma.shape();
   k.mma_per_warp_ksub = (map.warp_m / s.m) * (map.warp_n / s.n);
-  k.ksub_bytes = s.k * input_bytes(op.dtype);
-  k.wavefronts = ldmatrix_wavefronts(map, op.dtype, smem);
+  k.wavefronts = ldmatrix_wavefronts(map, k.mma, smem);
 
   const int tiles_m = int((op.m + map.cta_m - 1) / map.cta_m);
   const int tiles_n = int((op.n + map.cta_n - 1) / map.cta_n);

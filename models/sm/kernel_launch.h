@@ -19,30 +19,37 @@ struct CtaTask {
 
 struct KernelLaunch {
   KernelKind kind = KernelKind::Gemm;
-  GemmOp op;
+  GemmOp op;        // the problem as the kernel runs it (kernel_problem of the user's op)
+  MmaKind mma;      // the instruction its warps issue
+  bool transposed_output = false;  // sparse weights: the kernel's D is y^T, stored as y
   KernelMapping map;
   int ctas_per_sm = 1;
-  std::uint64_t a_base = 0, b_base = 0, c_base = 0, workspace_base = 0;
+  // A values, A metadata (sparse only; stored tile by tile in the order the kernel
+  // reads it, as CUTLASS reorders it), B, D, split-K partials.
+  std::uint64_t a_base = 0, meta_base = 0, b_base = 0, c_base = 0, workspace_base = 0;
   std::vector<CtaTask> ctas;  // in launch (rasterization) order
   int splits = 1;             // non-empty K slices (partials the reduction reads)
 
   // Derived at launch:
   int mma_per_warp_ksub = 0;  // (warp_m / mma m) * (warp_n / mma n)
-  int ksub_bytes = 0;         // bytes of K per mma instruction row (mma k * input bytes)
   std::vector<std::vector<int>> wavefronts;  // [warp][k-sub within a k-tile]
 };
 
 // Build the GEMM kernel (and its CTAs in swizzled launch order) for `op` under `map`.
+struct TensorAddresses {
+  std::uint64_t a = 0, meta = 0, b = 0, c = 0, workspace = 0;
+};
+// `op` is the user's GEMM; the kernel runs kernel_problem(op).
 KernelLaunch make_gemm_kernel(const GemmOp& op, const KernelMapping& map, int ctas_per_sm,
-                              const ISharedMemory& smem, std::uint64_t a_base, std::uint64_t b_base,
-                              std::uint64_t c_base, std::uint64_t workspace_base);
+                              const ISharedMemory& smem, const TensorAddresses& addr);
 
 // The split-K reduction kernel that follows a GEMM kernel with split_k > 1.
 KernelLaunch make_reduce_kernel(const KernelLaunch& gemm);
 
 // Shared-memory wavefronts of every ldmatrix phase a warp issues per k-sub, from
 // the real byte addresses of its fragments under the mapping's layout.
-std::vector<std::vector<int>> ldmatrix_wavefronts(const KernelMapping& m, Dtype d,
+// A sparse kind adds the metadata fragment reads (conflict-free 16-byte loads).
+std::vector<std::vector<int>> ldmatrix_wavefronts(const KernelMapping& m, const MmaKind& kind,
                                                   const ISharedMemory& smem);
 
 // Byte offset in shared memory of 16-byte chunk `chunk` of row `row` of a tile whose

@@ -105,9 +105,19 @@ void Sm::issue_stage_load(Slot& s, int kt, Cycle /*now*/) {
   const std::int64_t n0 = std::int64_t(s.task.tile_n) * k.map.cta_n;
   MemRequest& r = s.loads[kt % s.loads.size()];
   r = MemRequest{};
-  r.runs.push_back(RowRun{k.a_base + std::uint64_t((m0 * op.k + k0) * eb), std::uint32_t(kb * eb),
-                          std::uint32_t(std::min<std::int64_t>(k.map.cta_m, op.m - m0)),
-                          std::uint64_t(op.k * eb)});
+  // A: one row of kept values per row of the tile (compressed when sparse).
+  const double a_bpk = k.mma.a_bytes_per_k();
+  const auto rows_a = std::uint32_t(std::min<std::int64_t>(k.map.cta_m, op.m - m0));
+  r.runs.push_back(RowRun{k.a_base + std::uint64_t((m0 * op.k + k0) * a_bpk), std::uint32_t(kb * a_bpk),
+                          rows_a, std::uint64_t(op.k * a_bpk)});
+  if (!k.mma.sparsity.dense()) {
+    // Metadata is stored reordered tile by tile: one contiguous block per (tile, k-tile).
+    const double tile_meta = double(k.map.cta_m) * k.map.cta_k * k.mma.meta_bytes_per_k();
+    const std::int64_t ktiles = (op.k + k.map.cta_k - 1) / k.map.cta_k;
+    const std::int64_t block = std::int64_t(s.task.tile_m) * ktiles + (k0 / k.map.cta_k);
+    r.runs.push_back(RowRun{k.meta_base + std::uint64_t(block * tile_meta),
+                            std::uint32_t(rows_a * kb * k.mma.meta_bytes_per_k()), 1, 0});
+  }
   r.runs.push_back(RowRun{k.b_base + std::uint64_t((n0 * op.k + k0) * eb), std::uint32_t(kb * eb),
                           std::uint32_t(std::min<std::int64_t>(k.map.cta_n, op.n - n0)),
                           std::uint64_t(op.k * eb)});
@@ -144,15 +154,22 @@ void Sm::issue_store(Slot& s, Cycle /*now*/) {
                                      : k.c_base;
   s.store = MemRequest{};
   s.store.write = true;
-  s.store.runs.push_back(RowRun{base + std::uint64_t((m0 * op.n + n0) * ob), std::uint32_t(cols * ob),
-                                rows, std::uint64_t(op.n * ob)});
+  if (k.transposed_output && !partial) {
+    // The kernel's D is y^T: the epilogue transposes through shared memory and writes
+    // y's rows (the tile's columns) contiguously.
+    s.store.runs.push_back(RowRun{base + std::uint64_t((n0 * op.m + m0) * ob), std::uint32_t(rows * ob),
+                                  std::uint32_t(cols), std::uint64_t(op.m * ob)});
+  } else {
+    s.store.runs.push_back(RowRun{base + std::uint64_t((m0 * op.n + n0) * ob), std::uint32_t(cols * ob),
+                                  rows, std::uint64_t(op.n * ob)});
+  }
   s.store.done = kPending;
   to_submit_.push_back(&s.store);
 }
 
 void Sm::compute_ktile(Slot& s, Cycle barrier, StallCause cause, double fill_bytes) {
   const auto& k = *kernel_;
-  const auto shape = dense_mma_shape(k.op.dtype);
+  const auto shape = k.mma.shape();
   const std::int64_t k0 = s.task.k_begin + std::int64_t(s.kt) * k.map.cta_k;
   const int kb = int(std::min<std::int64_t>(k.map.cta_k, s.task.k_end - k0));
   const int ksubs = (kb + shape.k - 1) / shape.k;
@@ -173,7 +190,7 @@ void Sm::compute_ktile(Slot& s, Cycle barrier, StallCause cause, double fill_byt
       group.clear();
       for (int w = sc; w < int(s.warps.size()); w += nsub) group.push_back(&s.warps[w]);
       if (!group.empty())
-        issue_ksub(*pipes_[sc], k.op.dtype, group, k.mma_per_warp_ksub, op_start_, counters_.stalls);
+        issue_ksub(*pipes_[sc], k.mma, group, k.mma_per_warp_ksub, op_start_, counters_.stalls);
     }
   }
   for (const auto& w : s.warps) {

@@ -4,9 +4,9 @@
 
 namespace stcsim {
 
-void issue_ksub(ITensorCore& pipe, Dtype d, const std::vector<WarpState*>& warps, int n,
+void issue_ksub(ITensorCore& pipe, const MmaKind& kind, const std::vector<WarpState*>& warps, int n,
                 Cycle not_before, StallCounters& stalls) {
-  const int lat = pipe.latency(d);
+  const int lat = pipe.latency(kind);
   const int nw = int(warps.size());
   thread_local std::vector<int> next;  // next instruction per warp
   next.assign(nw, 0);
@@ -24,7 +24,7 @@ void issue_ksub(ITensorCore& pipe, Dtype d, const std::vector<WarpState*>& warps
     WarpState& ws = *warps[pick];
     const int i = next[pick]++;
     const Cycle free_before = std::max(pipe.free_at(), not_before);
-    const Cycle t = pipe.issue(best, d);
+    const Cycle t = pipe.issue(best, kind);
     if (t > free_before) {
       const bool dep = ws.acc_ready[i] > ws.frag_ready;
       stalls.add(dep ? StallCause::Dependency : ws.frag_cause, t - free_before);

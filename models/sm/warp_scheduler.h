@@ -20,7 +20,7 @@ struct WarpState {
 
 // Issue `n` mma instructions (one per accumulator tile) for each warp in `warps` on
 // `pipe`. Idle pipe cycles after `not_before` are charged to `stalls`.
-void issue_ksub(ITensorCore& pipe, Dtype d, const std::vector<WarpState*>& warps, int n,
+void issue_ksub(ITensorCore& pipe, const MmaKind& kind, const std::vector<WarpState*>& warps, int n,
                 Cycle not_before, StallCounters& stalls);
 
 }  // namespace stcsim

@@ -1,5 +1,9 @@
 #include "models/tensor_core/mma_pipeline.h"
 
+#include <algorithm>
+#include <sstream>
+
+#include "sim/core/input_error.h"
 #include "sim/core/registry.h"
 
 namespace stcsim {
@@ -17,6 +21,16 @@ std::vector<ParamDecl> MmaPipelineSpec::params() {
     out.push_back(int_param(n + "_latency_cycles", "cycles", 0, 0, 4096,
                             "cycles from issue of one " + n + " mma." + s + " to its result"));
   }
+  out.push_back(string_param("sparse_patterns", std::string("none"), {},
+                             "N:M patterns of A the datapath supports for mma.sp, comma-separated "
+                             "(e.g. 2:4 or 2:4,1:4), or none"));
+  out.push_back(int_param("sparse_extra_latency_cycles", "cycles", 0, 0, 1024,
+                          "extra latency of an mma.sp for metadata decode and B selection"));
+  out.push_back(float_param("operand_b_bytes_per_cycle", "bytes/cycle", 0.0, 0, 1e6,
+                            "B operand bytes the pipe can take in per cycle (0: unlimited); a "
+                            "sparse instruction needs M/N times the dense B"));
+  out.push_back(float_param("metadata_bits_per_cycle", "bits/cycle", 0.0, 0, 1e6,
+                            "metadata bits the pipe can read per cycle (0: unlimited)"));
   return out;
 }
 
@@ -27,15 +41,55 @@ MmaPipelineSpec MmaPipelineSpec::from(const ParamSet& p) {
     s.per_dtype[int(d)].ii = int(p.get_int(n + "_ii_cycles"));
     s.per_dtype[int(d)].latency = int(p.get_int(n + "_latency_cycles"));
   }
+  const std::string& pats = p.get_string("sparse_patterns");
+  if (pats != "none") {
+    std::stringstream ss(pats);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+      try {
+        s.sparse_patterns.push_back(parse_sparsity(item));
+      } catch (const InputError& e) {
+        throw InputError(std::string("tensor_core.sparse_patterns: ") + e.what());
+      }
+    }
+  }
+  s.sparse_extra_latency = int(p.get_int("sparse_extra_latency_cycles"));
+  s.b_bytes_per_cycle = p.get_float("operand_b_bytes_per_cycle");
+  s.metadata_bits_per_cycle = p.get_float("metadata_bits_per_cycle");
   return s;
+}
+
+std::string MmaPipeline::unsupported_reason(const MmaKind& k) const {
+  const std::string d = to_string(k.dtype);
+  if (timing(k.dtype).ii <= 0) return "no " + d + " mma (tensor_core." + d + "_ii_cycles is 0)";
+  if (k.sparsity.dense()) return "";
+  for (const auto& s : spec_.sparse_patterns)
+    if (s == k.sparsity) return "";
+  return "no " + k.sparsity.str() + " mma.sp (tensor_core.sparse_patterns does not list it)";
+}
+
+double MmaPipeline::initiation_interval(const MmaKind& k) const {
+  double ii = timing(k.dtype).ii;  // the same real products as the dense instruction
+  if (!k.sparsity.dense()) {
+    if (spec_.b_bytes_per_cycle > 0) ii = std::max(ii, double(k.b_bytes()) / spec_.b_bytes_per_cycle);
+    if (spec_.metadata_bits_per_cycle > 0)
+      ii = std::max(ii, double(k.metadata_bits()) / spec_.metadata_bits_per_cycle);
+  }
+  return ii;
+}
+
+int MmaPipeline::latency(const MmaKind& k) const {
+  return timing(k.dtype).latency + (k.sparsity.dense() ? 0 : spec_.sparse_extra_latency);
 }
 
 static Registrar<ITensorCore> reg_mma_pipeline{
     ComponentInfo{"tensor_core", "mma_pipeline",
-                  "accepts warp-level mma instructions at a per-dtype initiation interval and "
-                  "returns results after a per-dtype latency",
-                  "in-order dense mma.sync pipeline, one per sub-core", MmaPipelineSpec::params(),
+                  "accepts warp-level mma / mma.sp instructions at a per-kind initiation "
+                  "interval and returns results after a per-kind latency",
+                  "in-order mma.sync / mma.sp pipeline, one per sub-core", MmaPipelineSpec::params(),
                   true},
-    [](const ParamSet& p, const BuildContext&) { return std::make_unique<MmaPipeline>(MmaPipelineSpec::from(p)); }};
+    [](const ParamSet& p, const BuildContext&) {
+      return std::make_unique<MmaPipeline>(MmaPipelineSpec::from(p));
+    }};
 
 }  // namespace stcsim

@@ -1,8 +1,16 @@
 // Implementation "mma_pipeline" of kind tensor_core: an in-order pipeline that starts
 // a new mma every `ii` cycles and delivers its result `latency` cycles after issue,
 // with (ii, latency) given per dtype by the preset.
+//
+// Sparse (mma.sp) support is a design parameter: the N:M patterns the datapath
+// handles. A sparse instruction does the same number of real products as the dense
+// one, so its interval starts at the dense one, but its datapath must also, every
+// cycle, select the B elements that each kept A element multiplies (M/N times the
+// dense B bytes) and read the metadata that steers the selection: if either path is
+// narrower than the instruction needs, the interval grows to what the path allows.
 #pragma once
 #include <array>
+#include <vector>
 
 #include "models/common/timeline.h"
 #include "models/tensor_core/i_tensor_core.h"
@@ -16,6 +24,10 @@ struct MmaPipelineSpec {
     int latency = 0;  // cycles from issue to result
   };
   std::array<Timing, 4> per_dtype{};  // indexed by Dtype
+  std::vector<NmSparsity> sparse_patterns;  // empty: no mma.sp
+  int sparse_extra_latency = 0;             // metadata decode and operand selection stage
+  double b_bytes_per_cycle = 0;             // B operand path width per pipe (0: unlimited)
+  double metadata_bits_per_cycle = 0;       // metadata path width per pipe (0: unlimited)
 
   static std::vector<ParamDecl> params();
   static MmaPipelineSpec from(const ParamSet& p);
@@ -24,10 +36,13 @@ struct MmaPipelineSpec {
 class MmaPipeline : public ITensorCore {
  public:
   explicit MmaPipeline(const MmaPipelineSpec& spec) : spec_(spec) {}
-  bool supports(Dtype d) const override { return timing(d).ii > 0; }
-  int initiation_interval(Dtype d) const override { return timing(d).ii; }
-  int latency(Dtype d) const override { return timing(d).latency; }
-  Cycle issue(Cycle ready, Dtype d) override { return pipe_.reserve(ready, timing(d).ii); }
+  bool supports(const MmaKind& k) const override { return unsupported_reason(k).empty(); }
+  std::string unsupported_reason(const MmaKind& k) const override;
+  double initiation_interval(const MmaKind& k) const override;
+  int latency(const MmaKind& k) const override;
+  Cycle issue(Cycle ready, const MmaKind& k) override {
+    return pipe_.reserve(ready, initiation_interval(k));
+  }
   Cycle busy_cycles() const override { return pipe_.busy_cycles(); }
   Cycle free_at() const override { return pipe_.free_at(); }
   std::unique_ptr<ITensorCore> clone_empty() const override {

@@ -16,6 +16,7 @@ struct RunOptions {
   std::vector<std::string> gemms;
   std::string trace;
   std::string dtype = "fp16";
+  std::string sparsity = "dense";
   std::vector<std::string> overrides;
   std::string out;
   std::string vcd;
@@ -35,6 +36,10 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("--gemm", o->gemms, "a GEMM as MxNxK (D[M,N] = A[M,K] B[N,K]^T); repeatable");
   sub->add_option("--trace", o->trace, "a file listing GEMMs (header 'stcsim-trace 0', then MxNxK [dtype] [name] per line)");
   sub->add_option("--dtype", o->dtype, "input dtype: fp16|bf16|tf32|int8")->capture_default_str();
+  sub->add_option("--sparsity", o->sparsity,
+                  "N:M pruning of the weight operand (B = W of y = x W^T), run on mma.sp; each "
+                  "GEMM is also run dense to report the speedup")
+      ->capture_default_str();
   sub->add_option("-p,--param", o->overrides, "override a parameter: section.key=value (repeatable)");
   sub->add_option("--out", o->out, "directory for stats.json");
   sub->add_option("--vcd", o->vcd, "write a VCD waveform of chosen signals to this file");
@@ -53,6 +58,9 @@ Command add_run_command(CLI::App& app) {
     } else {
       req.ops = default_gemms(dt);
     }
+    const NmSparsity sp = parse_sparsity(o->sparsity);
+    for (auto& op : req.ops)
+      if (op.sparsity.dense()) op.sparsity = sp;
     req.vcd_path = o->vcd;
     req.vcd_signals = o->vcd_signals;
     const RunResult res = run_simulation(req);

@@ -35,7 +35,7 @@ std::string format_report(const RunRequest& req, const RunResult& res) {
                                       std::to_string(r.op.k)
                                 : "";
     os << padr(r.op.name.substr(0, 21), 22) << padr(shape, 18)
-       << padr(details ? to_string(r.op.dtype) : "", 6) << pad(fmt("%.0f", r.cycles), 11)
+       << padr(details ? std::string(to_string(r.op.dtype)) + (r.op.sparsity.dense() ? "" : " " + r.op.sparsity.str()) : "", 6) << pad(fmt("%.0f", r.cycles), 11)
        << pad(fmt("%.1f", r.seconds * 1e6), 10) << pad(fmt("%.1f", r.tflops), 9)
        << pad(fmt("%.1f", r.peak_tflops > 0 ? 100 * r.tflops / r.peak_tflops : 0), 7)
        << pad(fmt("%.2f", r.util_tensor), 5) << pad(fmt("%.2f", r.util_smem), 5)
@@ -51,6 +51,15 @@ std::string format_report(const RunRequest& req, const RunResult& res) {
   };
   for (const auto& r : res.ops) row(r, true);
   row(res.total, false);
+  for (const auto& r : res.ops)
+    if (r.dense_cycles > 0)
+      os << "  " << r.op.name << " (" << r.op.sparsity.str() << " weights): " << fmt("%.2fx", r.speedup)
+         << " over dense = work " << fmt("%.2f", r.work_reduction) << " x efficiency "
+         << fmt("%.2f", r.efficiency_ratio) << " x capability " << fmt("%.2f", r.capability_ratio) << "\n";
+  if (res.total.dense_cycles > 0)
+    os << "  total: " << fmt("%.2fx", res.total.speedup) << " over dense = work " << fmt("%.2f", res.total.work_reduction)
+       << " x efficiency " << fmt("%.2f", res.total.efficiency_ratio) << " x capability "
+       << fmt("%.2f", res.total.capability_ratio) << "\n";
   os << "\ntc/smem/l2/dram: fraction of cycles each resource was busy. Tensor-pipe stalls (total): ";
   const double pc = res.total.pipe_cycles;
   if (pc > 0) {

@@ -16,6 +16,7 @@ OpResult total_of(const std::vector<OpResult>& ops) {
     t.cycles += r.cycles;
     t.seconds += r.seconds;
     t.flops += r.flops;
+    t.products += r.products;
     t.pipe_cycles += r.pipe_cycles;
     t.pipe_busy += r.pipe_busy;
     t.dram_read_bytes += r.dram_read_bytes;
@@ -45,11 +46,41 @@ OpResult total_of(const std::vector<OpResult>& ops) {
   return t;
 }
 
+void compare_with_dense(OpResult& s, const OpResult& d) {
+  s.dense_cycles = d.cycles;
+  s.speedup = d.seconds / s.seconds;
+  s.work_reduction = d.products / s.products;
+  s.capability_ratio = s.peak_products_per_second / d.peak_products_per_second;
+  const double e_s = s.products / s.seconds / s.peak_products_per_second;
+  const double e_d = d.products / d.seconds / d.peak_products_per_second;
+  s.efficiency_ratio = e_s / e_d;
+}
+
 RunResult run_simulation(const RunRequest& req) {
   const auto t0 = std::chrono::steady_clock::now();
   Gpu gpu("gpu", req.config.sections);
-  for (const auto& op : req.ops) gpu.check_op(op);
-  gpu.set_ops(req.ops);
+  // A sparse GEMM runs right after its dense twin, each from an empty L2, so that the
+  // speedup compares like with like.
+  std::vector<GemmOp> ops;
+  std::vector<int> user_index, twin_index;  // per user op: its place in `ops`, its twin's (-1)
+  bool any_sparse = false;
+  for (const auto& op : req.ops) {
+    gpu.check_op(op);
+    twin_index.push_back(-1);
+    if (!op.sparsity.dense()) {
+      GemmOp twin = op;
+      twin.sparsity = {};
+      twin.name += ".dense";
+      gpu.check_op(twin);
+      twin_index.back() = int(ops.size());
+      ops.push_back(twin);
+      any_sparse = true;
+    }
+    user_index.push_back(int(ops.size()));
+    ops.push_back(op);
+  }
+  gpu.set_cold_l2_per_op(any_sparse);
+  gpu.set_ops(ops);
   sc_core::sc_trace_file* tf = nullptr;
   if (!req.vcd_path.empty()) {
     std::string base = req.vcd_path;
@@ -61,8 +92,31 @@ RunResult run_simulation(const RunRequest& req) {
   sc_core::sc_start();
   if (tf) sc_core::sc_close_vcd_trace_file(tf);
   RunResult out;
-  out.ops = gpu.results();
+  const auto& all = gpu.results();
+  std::vector<OpResult> twins;
+  for (std::size_t i = 0; i < user_index.size(); ++i) {
+    OpResult r = all[user_index[i]];
+    if (twin_index[i] >= 0) {
+      compare_with_dense(r, all[twin_index[i]]);
+      twins.push_back(all[twin_index[i]]);
+    }
+    out.ops.push_back(r);
+  }
   out.total = total_of(out.ops);
+  if (!twins.empty()) {
+    const OpResult dense_total = total_of(twins);
+    // Aggregate rates over the run: the same definitions on summed work and time.
+    OpResult& t = out.total;
+    double sp = 0, dp = 0;
+    for (const auto& r : out.ops) sp += r.peak_products_per_second * r.seconds;
+    for (const auto& r : twins) dp += r.peak_products_per_second * r.seconds;
+    t.peak_products_per_second = sp / t.seconds;
+    OpResult d = dense_total;
+    d.peak_products_per_second = dp / d.seconds;
+    t.products = 0;
+    for (const auto& r : out.ops) t.products += r.products;
+    compare_with_dense(t, d);
+  }
   out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
 }

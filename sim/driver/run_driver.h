@@ -28,4 +28,9 @@ RunResult run_simulation(const RunRequest& req);
 // Totals over ops: summed time and work, cycle-weighted utilisations.
 OpResult total_of(const std::vector<OpResult>& ops);
 
+// Fill a sparse result's comparison with its dense twin: speedup and its three factors
+// (REFERENCE: R3 = W_dense/W_sparse x E_sparse/E_dense x P_sparse/P_dense, with work in
+// real multiplies, P the tensor cores' peak rate of real multiplies, E = achieved / P).
+void compare_with_dense(OpResult& sparse, const OpResult& dense);
+
 }  // namespace stcsim

@@ -14,7 +14,11 @@ nlohmann::json units() {
           {"seconds", "s (cycles / gpu.clock_mhz)"},
           {"tflops", "1e12 operations/s (2 per FMA; TOP/s for int8)"},
           {"peak_tflops", "1e12 operations/s: tensor-core peak for the dtype"},
-          {"flops", "operations (2 per FMA)"},
+          {"flops", "operations (2 per FMA of the dense GEMM, also for sparse ones)"},
+          {"products", "real multiplies (N/M of the dense count for an N:M operand)"},
+          {"dense_cycles", "core clock cycles of the same GEMM run dense on the same GPU"},
+          {"speedup_vs_dense", "dense seconds / sparse seconds"},
+          {"reduction_factors", "speedup = work_reduction x efficiency_ratio x capability_ratio (docs/sparse.md)"},
           {"utilization", "fraction of the op's cycles the resource was busy (0..1)"},
           {"stall_pipe_cycles", "tensor-pipe idle cycles by cause, summed over all sub-core pipes"},
           {"dram_read_bytes", "bytes"},
@@ -48,11 +52,21 @@ nlohmann::json op_to_json(const OpResult& r, bool details) {
   for (int i = 0; i < int(StallCause::kCount); ++i) st[to_string(StallCause(i))] = r.stalls.cycles[i];
   st["no_work"] = std::max(0.0, r.pipe_cycles - r.pipe_busy - r.stalls.total());
   j["stall_pipe_cycles"] = st;
+  j["products"] = r.products;
+  if (r.dense_cycles > 0) {
+    j["dense_cycles"] = r.dense_cycles;
+    j["speedup_vs_dense"] = r.speedup;
+    j["reduction_factors"] = {{"work_reduction", r.work_reduction},
+                              {"efficiency_ratio", r.efficiency_ratio},
+                              {"capability_ratio", r.capability_ratio}};
+  }
   if (details) {
     j["m"] = r.op.m;
     j["n"] = r.op.n;
     j["k"] = r.op.k;
     j["dtype"] = to_string(r.op.dtype);
+    j["sparsity"] = r.op.sparsity.str();
+    j["instruction"] = r.op.kind().str();
     const auto& m = r.mapping;
     j["mapping"] = {{"cta_m", m.cta_m}, {"cta_n", m.cta_n}, {"cta_k", m.cta_k},
                     {"warp_m", m.warp_m}, {"warp_n", m.warp_n}, {"stages", m.stages},

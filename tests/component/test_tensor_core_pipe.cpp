@@ -6,6 +6,8 @@
 
 using namespace stcsim;
 
+static const MmaKind kFp16{Dtype::FP16, {}};
+
 namespace {
 MmaPipelineSpec spec(int ii, int lat) {
   MmaPipelineSpec s;
@@ -20,7 +22,7 @@ TEST_CASE("tc_fp16_m16n8k16_back_to_back_exact_cycles", "[tensor_core]") {
     for (int n : {1, 2, 7, 64, 1000}) {
       MmaPipeline pipe(spec(ii, lat));
       Cycle last = 0;
-      for (int i = 0; i < n; ++i) last = pipe.issue(0, Dtype::FP16);
+      for (int i = 0; i < n; ++i) last = pipe.issue(0, kFp16);
       INFO("ii " << ii << " latency " << lat << " n " << n);
       CHECK(last + lat == Cycle((n - 1) * ii + lat));  // result of the last instruction
       CHECK(pipe.busy_cycles() == Cycle(n * ii));
@@ -29,11 +31,11 @@ TEST_CASE("tc_fp16_m16n8k16_back_to_back_exact_cycles", "[tensor_core]") {
 
 TEST_CASE("tc_issue_respects_ready_time", "[tensor_core]") {
   MmaPipeline pipe(spec(8, 24));
-  CHECK(pipe.issue(100, Dtype::FP16) == 100);
-  CHECK(pipe.issue(0, Dtype::FP16) == 108);    // pipe busy until 108
-  CHECK(pipe.issue(500, Dtype::FP16) == 500);  // idle gap: operands late
-  CHECK_FALSE(pipe.supports(Dtype::TF32));
-  CHECK(pipe.supports(Dtype::INT8));
+  CHECK(pipe.issue(100, kFp16) == 100);
+  CHECK(pipe.issue(0, kFp16) == 108);    // pipe busy until 108
+  CHECK(pipe.issue(500, kFp16) == 500);  // idle gap: operands late
+  CHECK_FALSE(pipe.supports(MmaKind{Dtype::TF32, {}}));
+  CHECK(pipe.supports(MmaKind{Dtype::INT8, {}}));
 }
 
 TEST_CASE("tc_warp_scheduler_two_warps_interleave_exactly", "[tensor_core]") {
@@ -43,11 +45,11 @@ TEST_CASE("tc_warp_scheduler_two_warps_interleave_exactly", "[tensor_core]") {
   a.acc_ready.assign(32, 0);
   b.acc_ready.assign(32, 0);
   StallCounters st;
-  issue_ksub(pipe, Dtype::FP16, {&a, &b}, 32, 0, st);
+  issue_ksub(pipe, kFp16, {&a, &b}, 32, 0, st);
   CHECK(std::max(a.last_done, b.last_done) == 63 * 8 + 24);
   CHECK(st.total() == 0);
   // A second k-sub on the same accumulators: the dependency is already met (32 x 8 > 24).
-  issue_ksub(pipe, Dtype::FP16, {&a, &b}, 32, 0, st);
+  issue_ksub(pipe, kFp16, {&a, &b}, 32, 0, st);
   CHECK(std::max(a.last_done, b.last_done) == 127 * 8 + 24);
 }
 
@@ -57,7 +59,7 @@ TEST_CASE("tc_warp_scheduler_accumulator_dependency_stalls", "[tensor_core]") {
   WarpState w;
   w.acc_ready.assign(1, 0);
   StallCounters st;
-  for (int i = 0; i < 4; ++i) issue_ksub(pipe, Dtype::FP16, {&w}, 1, 0, st);
+  for (int i = 0; i < 4; ++i) issue_ksub(pipe, kFp16, {&w}, 1, 0, st);
   CHECK(w.last_done == 4 * 24);
   CHECK(st.cycles[int(StallCause::Dependency)] == 3 * (24 - 8));
 }

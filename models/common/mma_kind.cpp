@@ -1,0 +1,67 @@
+#include "models/common/mma_kind.h"
+
+#include <cmath>
+
+#include "sim/core/input_error.h"
+
+namespace stcsim {
+
+NmSparsity parse_sparsity(const std::string& text) {
+  if (text == "dense" || text == "none" || text.empty()) return {};
+  const auto colon = text.find(':');
+  NmSparsity s;
+  try {
+    if (colon == std::string::npos) throw 0;
+    std::size_t p1 = 0, p2 = 0;
+    s.n = std::stoi(text.substr(0, colon), &p1);
+    s.m = std::stoi(text.substr(colon + 1), &p2);
+    if (p1 != colon || p2 != text.size() - colon - 1) throw 0;
+  } catch (...) {
+    throw InputError("sparsity '" + text + "': expected N:M (e.g. 2:4) or dense");
+  }
+  if (!(s.m == 2 || s.m == 4 || s.m == 8) || s.n < 1 || s.n >= s.m)
+    throw InputError("sparsity '" + text + "': need 1 <= N < M with M in {2, 4, 8}");
+  return s;
+}
+
+MmaShape MmaKind::shape() const {
+  MmaShape s = dense_mma_shape(dtype);
+  if (!sparsity.dense()) s.k = s.k * sparsity.m / sparsity.n;
+  return s;
+}
+
+std::int64_t MmaKind::products() const { return dense_mma_shape(dtype).fma(); }
+
+int MmaKind::index_bits() const {
+  if (sparsity.dense()) return 0;
+  // PTX: 2-bit indices for 2:4 (f16, bf16, s8); tf32's 1:2 uses a 4-bit field per kept
+  // element. Hypothetical patterns need ceil(log2 M) bits.
+  if (dtype == Dtype::TF32 && sparsity.m == 2) return 4;
+  return int(std::ceil(std::log2(double(sparsity.m))));
+}
+
+std::int64_t MmaKind::metadata_bits() const {
+  const MmaShape s = shape();
+  return std::int64_t(s.m) * (sparsity.dense() ? 0 : s.k * sparsity.n / sparsity.m) * index_bits();
+}
+
+std::int64_t MmaKind::b_bytes() const {
+  const MmaShape s = shape();
+  return std::int64_t(s.n) * s.k * input_bytes(dtype);
+}
+
+double MmaKind::a_bytes_per_k() const {
+  return sparsity.dense() ? input_bytes(dtype) : double(input_bytes(dtype)) * sparsity.n / sparsity.m;
+}
+
+double MmaKind::meta_bytes_per_k() const {
+  return sparsity.dense() ? 0.0 : double(sparsity.n) / sparsity.m * index_bits() / 8.0;
+}
+
+std::string MmaKind::str() const {
+  const MmaShape s = shape();
+  return std::string(to_string(dtype)) + " m" + std::to_string(s.m) + "n" + std::to_string(s.n) +
+         "k" + std::to_string(s.k) + (sparsity.dense() ? "" : " " + sparsity.str());
+}
+
+}  // namespace stcsim

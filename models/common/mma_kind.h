@@ -1,0 +1,41 @@
+// What one warp-level tensor-core instruction is: its dtype and, for mma.sp, the N:M
+// pattern of its A operand. Everything the timing model needs to know about an
+// instruction's shape, work and operand bytes derives from here.
+//
+// Sparsity is on A, as PTX requires: of every M consecutive elements along K, N are
+// kept; a sparse instruction covers M/N times the dense instruction's K with the same
+// number of real products (m16n8k16 f16 dense -> m16n8k32 f16 2:4).
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "models/common/dtype.h"
+
+namespace stcsim {
+
+struct NmSparsity {
+  int n = 0, m = 0;  // n = 0: dense
+  bool dense() const { return n == 0; }
+  std::string str() const { return dense() ? "dense" : std::to_string(n) + ":" + std::to_string(m); }
+  bool operator==(const NmSparsity& o) const { return n == o.n && m == o.m; }
+};
+
+// "dense", or "N:M" with 1 <= N < M and M in {2, 4, 8}; throws InputError otherwise.
+NmSparsity parse_sparsity(const std::string& text);
+
+struct MmaKind {
+  Dtype dtype = Dtype::FP16;
+  NmSparsity sparsity;
+
+  MmaShape shape() const;              // m16 n8 and K covered (dense K x M/N for sparse)
+  std::int64_t products() const;       // real multiplies per instruction
+  int index_bits() const;              // metadata bits per kept A element (0 for dense)
+  std::int64_t metadata_bits() const;  // per instruction
+  std::int64_t b_bytes() const;        // B operand bytes per instruction
+  // Bytes of A (values) and of metadata per dense-K element of one A row.
+  double a_bytes_per_k() const;
+  double meta_bytes_per_k() const;
+  std::string str() const;  // "fp16 m16n8k32 2:4"
+};
+
+}  // namespace stcsim

@@ -1,0 +1,57 @@
+#include "models/numerics/accumulation_model.h"
+
+#include <stdexcept>
+
+namespace stcsim::numerics {
+
+std::vector<std::string> accumulation_preset_names() {
+  return {"a100", "h100", "ieee_sequential"};
+}
+
+AccumulationModel accumulation_preset(const std::string& name) {
+  AccumulationModel m;
+  m.name = name;
+  if (name == "a100") {  // Khattak & Mikaitis 2025 (fp16/bf16)
+    m.block_size = 8;
+    m.extra_bits = 1;
+    m.rounding = Rounding::TowardZero;
+  } else if (name == "h100") {  // Khattak & Mikaitis 2025 (fp16/bf16)
+    m.block_size = 16;
+    m.extra_bits = 2;
+    m.rounding = Rounding::TowardZero;
+  } else if (name == "ieee_sequential") {
+    // One fp32 fma per product, in order, c first: a block of one product plus the
+    // accumulator, aligned without loss and rounded once to nearest even.
+    m.block_size = 1;
+    m.extra_bits = kExactAlignmentBits;
+    m.rounding = Rounding::NearestEven;
+  } else {
+    std::string names;
+    for (const std::string& n : accumulation_preset_names()) names += (names.empty() ? "" : ", ") + n;
+    throw std::invalid_argument("unknown accumulation model '" + name + "' (known: " + names + ")");
+  }
+  return m;
+}
+
+AccumulationModel accumulation_preset(const std::string& name, FloatFormat input) {
+  AccumulationModel m = accumulation_preset(name);
+  // TF32 operands are twice as wide per element, so the same adder tree fuses half as many.
+  if (input == FloatFormat::TF32 && name == "a100") m.block_size = 4;
+  if (input == FloatFormat::TF32 && name == "h100") m.block_size = 8;
+  return m;
+}
+
+void validate(const AccumulationModel& m) {
+  if (m.block_size < 1) {
+    throw std::invalid_argument("accumulation model '" + m.name + "': block_size must be >= 1");
+  }
+  if (m.extra_bits < 0) {
+    throw std::invalid_argument("accumulation model '" + m.name + "': extra_bits must be >= 0");
+  }
+  if (m.normalize_within_block && m.extra_bits > 100) {
+    throw std::invalid_argument("accumulation model '" + m.name +
+                                "': normalize_within_block needs extra_bits <= 100");
+  }
+}
+
+}  // namespace stcsim::numerics

@@ -1,0 +1,50 @@
+// How a tensor core adds the products of a dot product into its fp32 accumulator. NVIDIA
+// documents none of this (PTX leaves order, rounding and subnormals unspecified); the
+// published models disagree in details, so every feature is a parameter:
+// - Fasi, Higham, Mikaitis, Pranesh, "Numerical behavior of NVIDIA tensor cores", PeerJ
+//   Computer Science 7:e330 (2021): exact products, alignment to the largest exponent with
+//   truncation, no normalisation inside a block, round toward zero.
+// - Khattak and Mikaitis, "Accurate models of NVIDIA tensor cores", arXiv 2512.07004 (2025):
+//   A100 fuses 8 products (4 for tf32) with 1 extra alignment bit; H100 fuses 16 (8 for
+//   tf32) with 2; both round toward zero. These are the "a100" and "h100" presets.
+// - Valpey et al., arXiv 2502.15999, a formal model, disagrees (3 carry bits, other
+//   rounding), which is why none of the above is a constant. The fused block here keeps every
+//   carry (an exact multi-operand sum); see docs/numerics.md for the exact semantics.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "models/numerics/float_format.h"
+
+namespace stcsim::numerics {
+
+struct AccumulationModel {
+  std::string name;
+  int block_size = 1;  // products fused per block (one addition tree) before adding to the accumulator
+  int extra_bits = 0;  // alignment bits kept beyond fp32's 24-bit significand when aligning to the largest exponent in a block
+  Rounding rounding = Rounding::TowardZero;  // rounding of each fused block sum into the fp32 accumulator
+  bool normalize_within_block = false;  // false: no renormalisation between additions inside a block (published model)
+  bool flush_subnormal_inputs = false;  // treat subnormal inputs as zero
+  bool flush_subnormal_output = false;
+  bool c_in_first_block = true;  // whether the accumulator input c joins the first fused block (as the published models describe) or is added after
+};
+
+// extra_bits at or above this keep every bit of every term: the alignment window then spans
+// any block (the widest is a bf16 product near 2^255 with an fp32 subnormal, < 600 bits), so
+// a block is an exact sum rounded once. "ieee_sequential" uses it.
+inline constexpr int kExactAlignmentBits = 1024;
+
+// "a100", "h100", "ieee_sequential" with their fp16/bf16 parameters; throws
+// std::invalid_argument listing the names otherwise.
+AccumulationModel accumulation_preset(const std::string& name);
+// The preset for one input format: tf32 gets the halved blocks of the published models
+// (a100: 4, h100: 8). Other formats get the fp16/bf16 parameters; for fp8 (which the A100
+// lacks) that is an unvalidated placeholder.
+AccumulationModel accumulation_preset(const std::string& name, FloatFormat input);
+std::vector<std::string> accumulation_preset_names();
+
+// Throws std::invalid_argument unless block_size >= 1, extra_bits >= 0 and, with
+// normalize_within_block, extra_bits <= 100 (its partial sums are held in 128 bits).
+void validate(const AccumulationModel& m);
+
+}  // namespace stcsim::numerics
