@@ -158,9 +158,13 @@ double estimate_cycles(const GemmOp& op, const ChooserHardware& hw, const Kernel
   const double dram_bytes = op.min_bytes() + (m.split_k > 1 ? 8.0 * m.split_k * op.m * op.n : 0.0);
   const double mem = std::max(l2_bytes / hw.l2_bytes_per_cycle, dram_bytes / hw.dram_bytes_per_cycle);
   const double sm_side = waves * per_wave;
-  // Compute and memory overlap imperfectly: the smaller of the two is half hidden.
-  return std::max(sm_side, mem) + 0.5 * std::min(sm_side, mem);
+  // Compute and memory overlap imperfectly (half of the smaller is exposed); a split-K
+  // reduction kernel starts only when the GEMM kernel has drained.
+  const double reduction = m.split_k > 1 ? 2.0 * hw.dram_latency_cycles : 0.0;
+  return std::max(sm_side, mem) + 0.5 * std::min(sm_side, mem) + reduction;
 }
+
+static constexpr double kSwitchMargin = 0.9;
 
 KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const MappingRequest& req) {
   const bool tile_given = req.cta_m || req.cta_n || req.cta_k || req.warp_m || req.warp_n;
@@ -201,7 +205,9 @@ KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const 
       const double tiles_n = std::ceil(double(op.n) / m.cta_n);
       m.swizzle = req.swizzle ? req.swizzle : int(std::min(8.0, tiles_n));
       const double c = estimate_cycles(op, hw, m);
-      if (c < best_cost * 0.999) {  // ties keep the earlier (larger-tile) candidate
+      // The estimate is rough: a later candidate (smaller tile, more splits) must win
+      // by a clear margin to displace an earlier one.
+      if (c < best_cost * kSwitchMargin) {
         best_cost = c;
         best = m;
       }

@@ -4,9 +4,7 @@
 
 namespace stcsim::numerics {
 
-std::vector<std::string> accumulation_preset_names() {
-  return {"a100", "h100", "ieee_sequential"};
-}
+std::vector<std::string> accumulation_preset_names() { return {"a100", "h100", "ieee_sequential"}; }
 
 AccumulationModel accumulation_preset(const std::string& name) {
   AccumulationModel m;
@@ -27,7 +25,8 @@ AccumulationModel accumulation_preset(const std::string& name) {
     m.rounding = Rounding::NearestEven;
   } else {
     std::string names;
-    for (const std::string& n : accumulation_preset_names()) names += (names.empty() ? "" : ", ") + n;
+    for (const std::string& n : accumulation_preset_names())
+      names += (names.empty() ? "" : ", ") + n;
     throw std::invalid_argument("unknown accumulation model '" + name + "' (known: " + names + ")");
   }
   return m;

@@ -20,13 +20,22 @@ namespace stcsim::numerics {
 
 struct AccumulationModel {
   std::string name;
-  int block_size = 1;  // products fused per block (one addition tree) before adding to the accumulator
-  int extra_bits = 0;  // alignment bits kept beyond fp32's 24-bit significand when aligning to the largest exponent in a block
-  Rounding rounding = Rounding::TowardZero;  // rounding of each fused block sum into the fp32 accumulator
-  bool normalize_within_block = false;  // false: no renormalisation between additions inside a block (published model)
-  bool flush_subnormal_inputs = false;  // treat subnormal inputs as zero
+  // Products fused per block (one addition tree) before adding to the accumulator.
+  int block_size = 1;
+  // Alignment bits kept beyond fp32's 24-bit significand when aligning to the largest
+  // exponent in a block.
+  int extra_bits = 0;
+  // Rounding of each fused block sum into the fp32 accumulator.
+  Rounding rounding = Rounding::TowardZero;
+  // false: no renormalisation between additions inside a block (published model).
+  bool normalize_within_block = false;
+  // Treat subnormal inputs (a, b and c) as zero.
+  bool flush_subnormal_inputs = false;
+  // Treat a subnormal block result (the accumulator and d) as zero.
   bool flush_subnormal_output = false;
-  bool c_in_first_block = true;  // whether the accumulator input c joins the first fused block (as the published models describe) or is added after
+  // Whether the accumulator input c joins the first fused block (as the published models
+  // describe) or is added after.
+  bool c_in_first_block = true;
 };
 
 // extra_bits at or above this keep every bit of every term: the alignment window then spans

@@ -34,7 +34,9 @@ ExactValue product(FloatFormat in, std::uint32_t a, std::uint32_t b) {
   const ExactValue y = exact_value(in, b);
   // x*y carries 2^(2*kShift) units per 1.0; the division by 2^kShift is exact because every
   // product is a multiple of 2^-298 > 2^-320.
-  cpp_int p = (abs(x.scaled) * abs(y.scaled)) >> kShift;
+  cpp_int p = abs(x.scaled);
+  p *= abs(y.scaled);
+  p >>= kShift;
   if ((x.scaled < 0) != (y.scaled < 0)) p = -p;
   return {p};
 }
@@ -98,8 +100,8 @@ std::uint32_t round_to_fp32_nearest(const ExactValue& v) {
   return sign | r;
 }
 
-std::uint32_t exact_dot_fp32(FloatFormat in, const std::uint32_t* a, const std::uint32_t* b,
-                             int k, std::uint32_t c) {
+std::uint32_t exact_dot_fp32(FloatFormat in, const std::uint32_t* a, const std::uint32_t* b, int k,
+                             std::uint32_t c) {
   return round_to_fp32_nearest(exact_dot(in, a, b, k, c));
 }
 

@@ -30,8 +30,8 @@ ExactValue exact_abs_dot(FloatFormat in, const std::uint32_t* a, const std::uint
 
 // Rounded once to fp32, nearest even, subnormals kept, overflow to inf; zero gives +0.
 std::uint32_t round_to_fp32_nearest(const ExactValue& v);
-std::uint32_t exact_dot_fp32(FloatFormat in, const std::uint32_t* a, const std::uint32_t* b,
-                             int k, std::uint32_t c);
+std::uint32_t exact_dot_fp32(FloatFormat in, const std::uint32_t* a, const std::uint32_t* b, int k,
+                             std::uint32_t c);
 
 // How many fp32 values lie between x and y (steps along the ordered patterns; +0 and -0 are
 // the same point, so ulp_distance(0x00000000, 0x80000000) == 0). Infinities count as one step

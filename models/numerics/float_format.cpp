@@ -10,36 +10,54 @@ namespace stcsim::numerics {
 
 FormatInfo format_info(FloatFormat f) {
   switch (f) {
-    case FloatFormat::FP32: return {8, 23, 127, 32, true};
-    case FloatFormat::TF32: return {8, 10, 127, 32, true};
-    case FloatFormat::FP16: return {5, 10, 15, 16, true};
-    case FloatFormat::BF16: return {8, 7, 127, 16, true};
-    case FloatFormat::E4M3: return {4, 3, 7, 8, false};
-    case FloatFormat::E5M2: return {5, 2, 15, 8, true};
+    case FloatFormat::FP32:
+      return {8, 23, 127, 32, true};
+    case FloatFormat::TF32:
+      return {8, 10, 127, 32, true};
+    case FloatFormat::FP16:
+      return {5, 10, 15, 16, true};
+    case FloatFormat::BF16:
+      return {8, 7, 127, 16, true};
+    case FloatFormat::E4M3:
+      return {4, 3, 7, 8, false};
+    case FloatFormat::E5M2:
+      return {5, 2, 15, 8, true};
   }
   return {8, 23, 127, 32, true};
 }
 
 const char* to_string(FloatFormat f) {
   switch (f) {
-    case FloatFormat::FP32: return "fp32";
-    case FloatFormat::TF32: return "tf32";
-    case FloatFormat::FP16: return "fp16";
-    case FloatFormat::BF16: return "bf16";
-    case FloatFormat::E4M3: return "e4m3";
-    case FloatFormat::E5M2: return "e5m2";
+    case FloatFormat::FP32:
+      return "fp32";
+    case FloatFormat::TF32:
+      return "tf32";
+    case FloatFormat::FP16:
+      return "fp16";
+    case FloatFormat::BF16:
+      return "bf16";
+    case FloatFormat::E4M3:
+      return "e4m3";
+    case FloatFormat::E5M2:
+      return "e5m2";
   }
   return "?";
 }
 
 std::uint32_t canonical_nan(FloatFormat f) {
   switch (f) {
-    case FloatFormat::FP32: return 0x7FFFFFFFu;
-    case FloatFormat::TF32: return 0x7FFFE000u;
-    case FloatFormat::FP16: return 0x7FFFu;
-    case FloatFormat::BF16: return 0x7FFFu;
-    case FloatFormat::E4M3: return 0x7Fu;
-    case FloatFormat::E5M2: return 0x7Fu;
+    case FloatFormat::FP32:
+      return 0x7FFFFFFFu;
+    case FloatFormat::TF32:
+      return 0x7FFFE000u;
+    case FloatFormat::FP16:
+      return 0x7FFFu;
+    case FloatFormat::BF16:
+      return 0x7FFFu;
+    case FloatFormat::E4M3:
+      return 0x7Fu;
+    case FloatFormat::E5M2:
+      return 0x7Fu;
   }
   return 0x7FFFFFFFu;
 }
@@ -62,12 +80,15 @@ bool is_nan(FloatFormat f, std::uint32_t bits) { return unpack(f, bits).cls == F
 double decode(FloatFormat f, std::uint32_t bits) {
   const UnpackedFloat u = unpack(f, bits);
   switch (u.cls) {
-    case FloatClass::NaN: return std::numeric_limits<double>::quiet_NaN();
+    case FloatClass::NaN:
+      return std::numeric_limits<double>::quiet_NaN();
     case FloatClass::Infinite:
       return u.negative ? -std::numeric_limits<double>::infinity()
                         : std::numeric_limits<double>::infinity();
-    case FloatClass::Zero: return u.negative ? -0.0 : 0.0;
-    case FloatClass::Finite: break;
+    case FloatClass::Zero:
+      return u.negative ? -0.0 : 0.0;
+    case FloatClass::Finite:
+      break;
   }
   // Exact: at most 24 significant bits, exponents well inside double's range.
   const double m = std::ldexp(static_cast<double>(u.significand), u.exponent);

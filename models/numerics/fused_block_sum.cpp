@@ -136,10 +136,16 @@ std::uint32_t fused_block_sum(const std::vector<UnpackedFloat>& terms, const Acc
   bool pos_inf = false, neg_inf = false, any_finite = false, all_negative_zero = true;
   for (const UnpackedFloat& t : terms) {
     switch (t.cls) {
-      case FloatClass::NaN: return kNaN;
-      case FloatClass::Infinite: (t.negative ? neg_inf : pos_inf) = true; break;
-      case FloatClass::Finite: any_finite = true; break;
-      case FloatClass::Zero: break;
+      case FloatClass::NaN:
+        return kNaN;
+      case FloatClass::Infinite:
+        (t.negative ? neg_inf : pos_inf) = true;
+        break;
+      case FloatClass::Finite:
+        any_finite = true;
+        break;
+      case FloatClass::Zero:
+        break;
     }
     if (t.cls != FloatClass::Zero || !t.negative) all_negative_zero = false;
   }
@@ -152,7 +158,8 @@ std::uint32_t fused_block_sum(const std::vector<UnpackedFloat>& terms, const Acc
   const int n = static_cast<int>(terms.size());
   Wide sum;
   if (!m.normalize_within_block) {
-    sum = align_and_sum(n, [&](int i) { return to_wide(terms[i]); }, window_bits);
+    sum = align_and_sum(
+        n, [&](int i) { return to_wide(terms[i]); }, window_bits);
   } else {
     const int p = static_cast<int>(window_bits);
     for (const UnpackedFloat& t : terms) {
@@ -163,8 +170,9 @@ std::uint32_t fused_block_sum(const std::vector<UnpackedFloat>& terms, const Acc
         continue;
       }
       const Wide pair[2] = {sum, w};
-      sum = round_to_bits(align_and_sum(2, [&](int i) { return pair[i]; }, window_bits), p,
-                          m.rounding);
+      sum = round_to_bits(align_and_sum(
+                              2, [&](int i) { return pair[i]; }, window_bits),
+                          p, m.rounding);
     }
   }
   std::uint32_t bits = round_to_fp32(sum, m.rounding);

@@ -52,8 +52,8 @@ KernelLaunch make_reduce_kernel(const KernelLaunch& gemm);
 std::vector<std::vector<int>> ldmatrix_wavefronts(const KernelMapping& m, const MmaKind& kind,
                                                   const ISharedMemory& smem);
 
-// Byte offset in shared memory of 16-byte chunk `chunk` of row `row` of a tile whose
-// rows hold `row_bytes` bytes, under `layout`.
-std::uint32_t smem_offset(SmemLayout layout, int row, int chunk, int row_bytes);
+// Byte offset in shared memory of 16-byte chunk `chunk` of row `row` of a tile of
+// `tile_rows` rows holding `row_bytes` bytes each, under `layout`.
+std::uint32_t smem_offset(SmemLayout layout, int row, int chunk, int row_bytes, int tile_rows);
 
 }  // namespace stcsim

@@ -13,8 +13,8 @@ static void check_tiling(int rows, int cols, int br, int bc) {
                      std::to_string(bc));
   if (rows < 0 || cols < 0 || rows % br || cols % bc)
     throw InputError("BSR: " + std::to_string(br) + "x" + std::to_string(bc) +
-                     " blocks do not tile a " + std::to_string(rows) + "x" +
-                     std::to_string(cols) + " matrix");
+                     " blocks do not tile a " + std::to_string(rows) + "x" + std::to_string(cols) +
+                     " matrix");
 }
 
 Bsr to_bsr(const std::vector<std::uint32_t>& dense, int rows, int cols, int block_rows,
@@ -49,12 +49,12 @@ void validate(const Bsr& b) {
   if (b.row_ptr.size() != std::size_t(nbr) + 1 || b.row_ptr.front() != 0 ||
       b.row_ptr.back() != b.nnz_blocks())
     throw InputError("BSR row_ptr must have " + std::to_string(nbr + 1) +
-                     " entries from 0 to the number of blocks (" +
-                     std::to_string(b.nnz_blocks()) + ")");
+                     " entries from 0 to the number of blocks (" + std::to_string(b.nnz_blocks()) +
+                     ")");
   if (b.values.size() != std::size_t(b.nnz_blocks()) * b.block_rows * b.block_cols)
     throw InputError("BSR values: " + std::to_string(b.values.size()) + " elements for " +
-                     std::to_string(b.nnz_blocks()) + " blocks of " +
-                     std::to_string(b.block_rows) + "x" + std::to_string(b.block_cols));
+                     std::to_string(b.nnz_blocks()) + " blocks of " + std::to_string(b.block_rows) +
+                     "x" + std::to_string(b.block_cols));
   for (int bi = 0; bi < nbr; ++bi) {
     if (b.row_ptr[bi] > b.row_ptr[bi + 1])
       throw InputError("BSR row_ptr decreases at block row " + std::to_string(bi));

@@ -9,12 +9,12 @@
 namespace stcsim::sparse {
 
 struct Bsr {
-  int rows = 0, cols = 0;                // of the dense matrix
-  int block_rows = 1, block_cols = 1;    // r x c
-  std::vector<int> row_ptr;              // block rows + 1: blocks of block row i are
-                                         // [row_ptr[i], row_ptr[i+1])
-  std::vector<int> col_idx;              // block column of each stored block, increasing
-  std::vector<std::uint32_t> values;     // stored blocks, each r x c row-major
+  int rows = 0, cols = 0;              // of the dense matrix
+  int block_rows = 1, block_cols = 1;  // r x c
+  std::vector<int> row_ptr;            // block rows + 1: blocks of block row i are
+                                       // [row_ptr[i], row_ptr[i+1])
+  std::vector<int> col_idx;            // block column of each stored block, increasing
+  std::vector<std::uint32_t> values;   // stored blocks, each r x c row-major
 
   int nnz_blocks() const { return int(col_idx.size()); }
 };

@@ -117,8 +117,8 @@ std::vector<std::uint8_t> unpack_metadata(const MetadataWords& w, NmPattern p, i
                                           MetadataOrder order) {
   const int wpr = words_per_row(p, cols, w.word_bits);
   if (wpr != w.words_per_row || w.words.size() != std::size_t(w.rows) * wpr)
-    throw InputError("metadata of " + std::to_string(w.rows) + " rows x K = " +
-                     std::to_string(cols) + " needs " + std::to_string(wpr) +
+    throw InputError("metadata of " + std::to_string(w.rows) +
+                     " rows x K = " + std::to_string(cols) + " needs " + std::to_string(wpr) +
                      " words per row, " + std::to_string(std::size_t(w.rows) * wpr) + " in all");
   CompressedNm c{w.rows, cols, p, {}, {}};
   c.indices.assign(std::size_t(w.rows) * c.kept_cols(), 0);

@@ -68,14 +68,12 @@ static std::string hex(std::uint32_t v) {
   return "0x" + s;
 }
 
-static std::uint32_t element_mask(int bits) {
-  return bits == 32 ? 0xFFFFFFFFu : (1u << bits) - 1u;
-}
+static std::uint32_t element_mask(int bits) { return bits == 32 ? 0xFFFFFFFFu : (1u << bits) - 1u; }
 
 static void check_tile(const MmaSpGeometry& g, const CompressedNm& t) {
   if (t.rows != 16 || t.cols != g.k || t.pattern != g.pattern)
-    throw InputError(std::string("mma.sp ") + g.name + " takes a 16x" + std::to_string(g.k) +
-                     " " + g.pattern.str() + " tile, got " + std::to_string(t.rows) + "x" +
+    throw InputError(std::string("mma.sp ") + g.name + " takes a 16x" + std::to_string(g.k) + " " +
+                     g.pattern.str() + " tile, got " + std::to_string(t.rows) + "x" +
                      std::to_string(t.cols) + " " + t.pattern.str());
   validate(t);
 }
@@ -92,9 +90,9 @@ MmaSpRegisters to_mma_sp_registers(MmaSpForm form, const CompressedNm& tile, int
     for (int j = 0; j < kc; ++j) {
       const std::uint32_t v = tile.values[std::size_t(r) * kc + j];
       if (v & ~mask)
-        throw InputError(std::string("mma.sp ") + g.name + ": A value " + hex(v) + " at row " + std::to_string(r) +
-                         ", kept column " + std::to_string(j) + " is wider than " +
-                         std::to_string(g.element_bits) + " bits");
+        throw InputError(std::string("mma.sp ") + g.name + ": A value " + hex(v) + " at row " +
+                         std::to_string(r) + ", kept column " + std::to_string(j) +
+                         " is wider than " + std::to_string(g.element_bits) + " bits");
       const RegSlot s = a_slot(form, r, j);
       regs.a[std::size_t(s.lane) * g.a_regs + s.reg] |= v << s.bit;
     }
@@ -113,7 +111,8 @@ CompressedNm from_mma_sp_registers(MmaSpForm form, const std::vector<std::uint32
   check_selector(g, selector);
   if (a.size() != std::size_t(32) * g.a_regs || e.size() != 32)
     throw std::invalid_argument(std::string("mma.sp ") + g.name + " takes " +
-                                std::to_string(g.a_regs) + " A registers and 1 metadata "
+                                std::to_string(g.a_regs) +
+                                " A registers and 1 metadata "
                                 "register per lane (32 lanes)");
   CompressedNm t{16, g.k, g.pattern, {}, {}};
   const int kc = t.kept_cols();
@@ -123,7 +122,8 @@ CompressedNm from_mma_sp_registers(MmaSpForm form, const std::vector<std::uint32
   for (int r = 0; r < 16; ++r) {
     for (int j = 0; j < kc; ++j) {
       const RegSlot s = a_slot(form, r, j);
-      t.values[std::size_t(r) * kc + j] = (a[std::size_t(s.lane) * g.a_regs + s.reg] >> s.bit) & mask;
+      t.values[std::size_t(r) * kc + j] =
+          (a[std::size_t(s.lane) * g.a_regs + s.reg] >> s.bit) & mask;
     }
     for (int q = 0; q < t.groups_per_row(); ++q) {
       const RegSlot s = metadata_slot(form, r, q, selector);

@@ -27,7 +27,14 @@
 
 namespace stcsim::sparse {
 
-enum class MmaSpForm { F16_M16N8K16, F16_M16N8K32, TF32_M16N8K8, TF32_M16N8K16, S8_M16N8K32, S8_M16N8K64 };
+enum class MmaSpForm {
+  F16_M16N8K16,
+  F16_M16N8K32,
+  TF32_M16N8K8,
+  TF32_M16N8K16,
+  S8_M16N8K32,
+  S8_M16N8K64
+};
 
 struct MmaSpGeometry {
   int m = 16, n = 8, k = 0;  // logical (uncompressed) instruction shape

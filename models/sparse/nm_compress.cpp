@@ -22,9 +22,8 @@ CompressedNm compress(const std::vector<std::uint32_t>& dense, int rows, int col
                       NmPattern pattern) {
   check_shape(rows, cols, pattern);
   if (dense.size() != std::size_t(rows) * cols)
-    throw std::invalid_argument("compress: " + std::to_string(dense.size()) +
-                                " elements for a " + std::to_string(rows) + "x" +
-                                std::to_string(cols) + " matrix");
+    throw std::invalid_argument("compress: " + std::to_string(dense.size()) + " elements for a " +
+                                std::to_string(rows) + "x" + std::to_string(cols) + " matrix");
   const int n = pattern.n, m = pattern.m;
   CompressedNm c{rows, cols, pattern, {}, {}};
   c.values.reserve(std::size_t(rows) * c.kept_cols());
@@ -69,9 +68,8 @@ void validate(const CompressedNm& c) {
       unsigned seen = 0;  // bit i: position i taken (m <= 8)
       for (int j = 0; j < n; ++j) {
         const int idx = c.indices[std::size_t(r) * c.kept_cols() + std::size_t(g) * n + j];
-        const std::string where =
-            "row " + std::to_string(r) + ", group " + std::to_string(g) + ", kept element " +
-            std::to_string(j) + ": ";
+        const std::string where = "row " + std::to_string(r) + ", group " + std::to_string(g) +
+                                  ", kept element " + std::to_string(j) + ": ";
         if (idx >= m)
           throw InputError(where + "index " + std::to_string(idx) + " is outside a group of " +
                            std::to_string(m));

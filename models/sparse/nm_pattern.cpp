@@ -47,8 +47,8 @@ NmPattern NmPattern::parse(const std::string& text) {
                      "': expected two whole numbers separated by ':', e.g. 2:4 (supported: " +
                      supported_list() + ")");
   if (p.n <= 0 || p.n >= p.m)
-    throw InputError("invalid N:M pattern '" + text + "': need 0 < N < M (supported: " +
-                     supported_list() + ")");
+    throw InputError("invalid N:M pattern '" + text +
+                     "': need 0 < N < M (supported: " + supported_list() + ")");
   p.validate();
   return p;
 }

@@ -30,9 +30,8 @@ static std::vector<T> prune(const std::vector<T>& values, int rows, int cols, Nm
   std::vector<int> order(p.m);
   for (std::size_t base = 0; base < values.size(); base += p.m) {
     for (int i = 0; i < p.m; ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](int a, int b) {
-      return before(values[base + a], a, values[base + b], b);
-    });
+    std::sort(order.begin(), order.end(),
+              [&](int a, int b) { return before(values[base + a], a, values[base + b], b); });
     for (int j = 0; j < p.n; ++j) out[base + order[j]] = values[base + order[j]];
   }
   return out;

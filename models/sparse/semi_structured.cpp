@@ -12,9 +12,10 @@ static void check_reorder_shape(int rows, int meta_cols, int meta_bits) {
     throw std::invalid_argument("semi-structured metadata is int16 or int32, not " +
                                 std::to_string(meta_bits) + " bits");
   if (rows % 32 || meta_cols % 2 || rows < 0 || meta_cols < 0)
-    throw InputError("semi-structured metadata reorder needs rows a multiple of 32 and an even "
-                     "number of metadata columns, got " +
-                     std::to_string(rows) + " x " + std::to_string(meta_cols));
+    throw InputError(
+        "semi-structured metadata reorder needs rows a multiple of 32 and an even "
+        "number of metadata columns, got " +
+        std::to_string(rows) + " x " + std::to_string(meta_cols));
 }
 
 std::int64_t reorder_meta_offset(int r, int c, int rows, int meta_bits) {
@@ -59,8 +60,10 @@ std::vector<std::uint32_t> unreorder_meta(const std::vector<std::uint32_t>& reor
 
 static void check_element_bits(int element_bits) {
   if (element_bits != 16 && element_bits != 8)
-    throw InputError("semi-structured layout holds 16-bit (fp16/bf16) or 8-bit (int8) elements, "
-                     "not " + std::to_string(element_bits) + "-bit");
+    throw InputError(
+        "semi-structured layout holds 16-bit (fp16/bf16) or 8-bit (int8) elements, "
+        "not " +
+        std::to_string(element_bits) + "-bit");
 }
 
 SemiStructured to_semi_structured(const CompressedNm& c, int element_bits) {

@@ -22,6 +22,7 @@ struct RunOptions {
   std::string vcd;
   std::vector<std::string> vcd_signals;
   bool quiet = false;
+  bool no_dense_baseline = false;
 };
 }  // namespace
 
@@ -45,6 +46,8 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("--vcd", o->vcd, "write a VCD waveform of chosen signals to this file");
   sub->add_option("--vcd-signals", o->vcd_signals, "signals for --vcd (default all)")->delimiter(',');
   sub->add_flag("-q,--quiet", o->quiet, "do not print the report");
+  sub->add_flag("--no-dense-baseline", o->no_dense_baseline,
+                "with --sparsity: do not also simulate each GEMM dense (no speedup reported)");
   sub->get_option("--gemm")->excludes(sub->get_option("--trace"));
   return [o] {
     RunRequest req;
@@ -61,6 +64,7 @@ Command add_run_command(CLI::App& app) {
     const NmSparsity sp = parse_sparsity(o->sparsity);
     for (auto& op : req.ops)
       if (op.sparsity.dense()) op.sparsity = sp;
+    req.compare_dense = !o->no_dense_baseline;
     req.vcd_path = o->vcd;
     req.vcd_signals = o->vcd_signals;
     const RunResult res = run_simulation(req);

@@ -67,7 +67,7 @@ RunResult run_simulation(const RunRequest& req) {
   for (const auto& op : req.ops) {
     gpu.check_op(op);
     twin_index.push_back(-1);
-    if (!op.sparsity.dense()) {
+    if (!op.sparsity.dense() && req.compare_dense) {
       GemmOp twin = op;
       twin.sparsity = {};
       twin.name += ".dense";

@@ -14,6 +14,7 @@ struct RunRequest {
   std::vector<GemmOp> ops;
   std::string vcd_path;                  // empty: no waveform
   std::vector<std::string> vcd_signals;  // default: all
+  bool compare_dense = true;             // run each sparse GEMM's dense twin too
 };
 
 struct RunResult {

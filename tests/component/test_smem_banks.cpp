@@ -38,7 +38,7 @@ TEST_CASE("smem_layout_conflicts_per_ldmatrix", "[smem]") {
   // Per warp per k-sub: A 64x16 and B 64x16 fp16 = 4 + 4 ldmatrix.x4 = 32 phases.
   for (auto [layout, per_phase] : {std::pair{SmemLayout::Swizzled, 1}, {SmemLayout::Padded, 1}, {SmemLayout::Naive, 8}}) {
     m.layout = layout;
-    const auto wf = ldmatrix_wavefronts(m, Dtype::FP16, smem);
+    const auto wf = ldmatrix_wavefronts(m, MmaKind{Dtype::FP16, {}}, smem);
     INFO(to_string(layout));
     REQUIRE(wf.size() == 4);
     for (const auto& warp : wf) {
@@ -49,7 +49,21 @@ TEST_CASE("smem_layout_conflicts_per_ldmatrix", "[smem]") {
   // 64-byte rows (cta_k 32): the naive layout conflicts 4-way, the swizzle not at all.
   m.cta_k = 32;
   m.layout = SmemLayout::Naive;
-  CHECK(ldmatrix_wavefronts(m, Dtype::FP16, smem)[0][0] == 32 * 4);
+  CHECK(ldmatrix_wavefronts(m, MmaKind{Dtype::FP16, {}}, smem)[0][0] == 32 * 4);
   m.layout = SmemLayout::Swizzled;
-  CHECK(ldmatrix_wavefronts(m, Dtype::FP16, smem)[0][0] == 32);
+  CHECK(ldmatrix_wavefronts(m, MmaKind{Dtype::FP16, {}}, smem)[0][0] == 32);
+  // 256-byte rows (cta_k 128): stored as two 128-byte panels, still conflict-free;
+  // the naive layout puts all eight rows of a phase in the same four banks.
+  m.cta_k = 128;
+  for (const auto& warp : ldmatrix_wavefronts(m, MmaKind{Dtype::FP16, {}}, smem))
+    for (int w : warp) CHECK(w == 32);
+  m.layout = SmemLayout::Naive;
+  CHECK(ldmatrix_wavefronts(m, MmaKind{Dtype::FP16, {}}, smem)[0][0] == 32 * 8);
+  // A 2:4 fp16 k32 instruction: compressed A (2 chunks per row), B 4 chunks per row,
+  // plus metadata (64 rows x 32 K x 1/8 byte = 256 bytes = 2 wavefronts).
+  m.layout = SmemLayout::Swizzled;
+  m.cta_k = 64;
+  const auto sp = ldmatrix_wavefronts(m, MmaKind{Dtype::FP16, {2, 4}}, smem);
+  REQUIRE(sp[0].size() == 2);
+  CHECK(sp[0][0] == 64 / 8 * 2 + 64 / 8 * 4 + 2);
 }

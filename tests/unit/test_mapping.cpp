@@ -24,15 +24,17 @@ TEST_CASE("mapping_chooser_returns_valid_mappings", "[mapping]") {
     for (auto [m, n, k] : {std::tuple{8192, 8192, 8192}, {8192, 8, 8192}, {128, 128, 65536}, {1, 1, 1}, {4096, 768, 3072}}) {
       INFO(to_string(d) << " " << m << "x" << n << "x" << k);
       const KernelMapping map = choose_mapping(GemmOp{"g", m, n, k, d}, hw, MappingRequest{});
-      CHECK_NOTHROW(validate_mapping(map, hw.sm, d));
-      CHECK(occupancy(map, hw.sm, d).ctas_per_sm >= 1);
+      CHECK_NOTHROW(validate_mapping(map, hw.sm, MmaKind{d, {}}));
+      CHECK(occupancy(map, hw.sm, MmaKind{d, {}}).ctas_per_sm >= 1);
       CHECK_THAT(map.chosen_by, Catch::Contains("heuristic"));
     }
 }
 
-TEST_CASE("mapping_chooser_prefers_narrow_tiles_for_skinny_gemm", "[mapping]") {
-  const auto map = choose_mapping(GemmOp{"g", 8192, 8, 8192, Dtype::FP16}, a100_like(), MappingRequest{});
-  CHECK(map.cta_n <= 16);
+TEST_CASE("mapping_chooser_skinny_gemm_estimate_near_dram_bound", "[mapping]") {
+  const GemmOp op{"g", 8192, 8, 8192, Dtype::FP16};
+  const auto map = choose_mapping(op, a100_like(), MappingRequest{});
+  const double dram_bound = op.min_bytes() / a100_like().dram_bytes_per_cycle;
+  CHECK(estimate_cycles(op, a100_like(), map) <= 1.3 * dram_bound);
   const auto big = choose_mapping(GemmOp{"g", 8192, 8192, 8192, Dtype::FP16}, a100_like(), MappingRequest{});
   CHECK(big.cta_m * big.cta_n >= 128 * 128);
 }
@@ -58,10 +60,10 @@ TEST_CASE("mapping_occupancy_limits", "[mapping]") {
   KernelMapping m;
   m.cta_m = 128; m.cta_n = 256; m.cta_k = 64; m.warp_m = 64; m.warp_n = 64; m.stages = 3;
   // 3 x (128+256) x 128 B = 147456 B of smem: one CTA fits in 164 KiB.
-  CHECK(m.smem_bytes(Dtype::FP16) == 147456);
-  auto o = occupancy(m, sm, Dtype::FP16);
+  CHECK(m.smem_bytes(MmaKind{Dtype::FP16, {}}) == 147456);
+  auto o = occupancy(m, sm, MmaKind{Dtype::FP16, {}});
   CHECK(o.ctas_per_sm == 1);
   m.cta_n = 64; m.warp_n = 32; m.stages = 2;
-  o = occupancy(m, sm, Dtype::FP16);
+  o = occupancy(m, sm, MmaKind{Dtype::FP16, {}});
   CHECK(o.ctas_per_sm >= 2);
 }

@@ -1,0 +1,44 @@
+// The functional (bit-exact) model of a warp's sparse
+//   mma.sp{::ordered_metadata}.sync.aligned.<shape>.row.col.<f32|s32>.<type>.<type>.<f32|s32>
+//       d, a, b, c, e, f;
+// on register fragments: A compressed with its metadata register e and sparsity
+// selector f (models/sparse/mma_sp_layout.h), B, C, D dense (fragment_layout.h). Forms:
+// f16/bf16 m16n8k16 and m16n8k32, tf32 m16n8k8 and m16n8k16 (1:2), s8 m16n8k32 and
+// m16n8k64 (2:4).
+//
+// Model: the metadata expands A to its logical 16 x K rows (zeros at the pruned
+// positions) and D is the dense mma over the logical K (mma_reference.h): the pruned
+// products are fed to the dot product as zeros, in increasing k. Whether the hardware
+// fuses the K/2 kept products into blocks differently is not published; a measurement
+// on a GPU would settle it (docs/sparse_formats.md).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "models/functional/mma_types.h"
+#include "models/functional/warp_fragment.h"
+#include "models/numerics/accumulation_model.h"
+#include "models/sparse/metadata.h"
+
+namespace stcsim::functional {
+
+// Throws InputError for an unsupported form, a selector out of range, fragments of the
+// wrong size, or a metadata nibble invalid under `order` (naming lane, bits, nibble).
+WarpFragment mma_sp(Shape s, MmaType t, const WarpFragment& a, const WarpFragment& b,
+                    const WarpFragment& c, const WarpFragment& e, int selector,
+                    const numerics::AccumulationModel& model,
+                    sparse::MetadataOrder order = sparse::MetadataOrder::Ordered);
+
+// A logical 16 x K sparse A (2:4, or 1:2 for tf32) into its compressed fragment and
+// metadata register (one per lane) for `selector`, via the sparse formats library.
+struct SparseAFragments {
+  WarpFragment a, e;
+};
+SparseAFragments sparse_a_to_fragments(Shape s, MmaType t, const std::vector<std::uint32_t>& a,
+                                       int selector);
+// The logical 16 x K A that compressed fragments and metadata describe.
+std::vector<std::uint32_t> sparse_a_from_fragments(Shape s, MmaType t, const WarpFragment& a,
+                                                   const WarpFragment& e, int selector,
+                                                   sparse::MetadataOrder order);
+
+}  // namespace stcsim::functional
