@@ -2,26 +2,15 @@
 
 #include <cmath>
 
+#include "models/sparse/nm_pattern.h"
 #include "sim/core/input_error.h"
 
 namespace stcsim {
 
 NmSparsity parse_sparsity(const std::string& text) {
   if (text == "dense" || text == "none" || text.empty()) return {};
-  const auto colon = text.find(':');
-  NmSparsity s;
-  try {
-    if (colon == std::string::npos) throw 0;
-    std::size_t p1 = 0, p2 = 0;
-    s.n = std::stoi(text.substr(0, colon), &p1);
-    s.m = std::stoi(text.substr(colon + 1), &p2);
-    if (p1 != colon || p2 != text.size() - colon - 1) throw 0;
-  } catch (...) {
-    throw InputError("sparsity '" + text + "': expected N:M (e.g. 2:4) or dense");
-  }
-  if (!(s.m == 2 || s.m == 4 || s.m == 8) || s.n < 1 || s.n >= s.m)
-    throw InputError("sparsity '" + text + "': need 1 <= N < M with M in {2, 4, 8}");
-  return s;
+  const sparse::NmPattern p = sparse::NmPattern::parse(text);
+  return NmSparsity{p.n, p.m};
 }
 
 MmaShape MmaKind::shape() const {

@@ -13,6 +13,8 @@
 
 namespace stcsim {
 
+// Dense, or one of the N:M patterns of the formats library (sparse::NmPattern, the one
+// home of sparse formats; parse_sparsity validates through it).
 struct NmSparsity {
   int n = 0, m = 0;  // n = 0: dense
   bool dense() const { return n == 0; }
@@ -20,7 +22,8 @@ struct NmSparsity {
   bool operator==(const NmSparsity& o) const { return n == o.n && m == o.m; }
 };
 
-// "dense", or "N:M" with 1 <= N < M and M in {2, 4, 8}; throws InputError otherwise.
+// "dense", or an N:M pattern sparse::NmPattern accepts (2:4, 1:4, 2:8, 4:8, 1:2);
+// throws InputError otherwise.
 NmSparsity parse_sparsity(const std::string& text);
 
 struct MmaKind {

@@ -24,6 +24,9 @@ class ITensorCore {
   virtual int latency(const MmaKind& k) const = 0;
   virtual Cycle issue(Cycle ready, const MmaKind& k) = 0;
   virtual Cycle busy_cycles() const = 0;
+  // The accumulation model of its arithmetic (a models/numerics preset name), used when
+  // the simulator computes output values.
+  virtual std::string numerics_preset() const = 0;
   // The earliest cycle the next instruction could issue.
   virtual Cycle free_at() const = 0;
   // A fresh pipe with the same parameters (one per sub-core).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "models/numerics/accumulation_model.h"
 #include "sim/core/input_error.h"
 #include "sim/core/registry.h"
 
@@ -31,6 +32,9 @@ std::vector<ParamDecl> MmaPipelineSpec::params() {
                             "sparse instruction needs M/N times the dense B"));
   out.push_back(float_param("metadata_bits_per_cycle", "bits/cycle", 0.0, 0, 1e6,
                             "metadata bits the pipe can read per cycle (0: unlimited)"));
+  out.push_back(string_param("numerics", std::string("ieee_sequential"), numerics::accumulation_preset_names(),
+                             "accumulation model of the dot products (models/numerics): block size, "
+                             "alignment bits, rounding"));
   return out;
 }
 
@@ -56,6 +60,7 @@ MmaPipelineSpec MmaPipelineSpec::from(const ParamSet& p) {
   s.sparse_extra_latency = int(p.get_int("sparse_extra_latency_cycles"));
   s.b_bytes_per_cycle = p.get_float("operand_b_bytes_per_cycle");
   s.metadata_bits_per_cycle = p.get_float("metadata_bits_per_cycle");
+  s.numerics = p.get_string("numerics");
   return s;
 }
 

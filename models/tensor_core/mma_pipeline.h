@@ -28,6 +28,7 @@ struct MmaPipelineSpec {
   int sparse_extra_latency = 0;             // metadata decode and operand selection stage
   double b_bytes_per_cycle = 0;             // B operand path width per pipe (0: unlimited)
   double metadata_bits_per_cycle = 0;       // metadata path width per pipe (0: unlimited)
+  std::string numerics = "ieee_sequential";  // accumulation model (models/numerics presets)
 
   static std::vector<ParamDecl> params();
   static MmaPipelineSpec from(const ParamSet& p);
@@ -44,6 +45,7 @@ class MmaPipeline : public ITensorCore {
     return pipe_.reserve(ready, initiation_interval(k));
   }
   Cycle busy_cycles() const override { return pipe_.busy_cycles(); }
+  std::string numerics_preset() const override { return spec_.numerics; }
   Cycle free_at() const override { return pipe_.free_at(); }
   std::unique_ptr<ITensorCore> clone_empty() const override {
     return std::make_unique<MmaPipeline>(spec_);

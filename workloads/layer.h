@@ -1,0 +1,36 @@
+// A network layer that becomes one or more GEMMs, and a model as its layers in
+// execution order. Weight tensors are owned by the model (by name); shape-only models
+// have layers but no weights.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "workloads/tensor.h"
+
+namespace stcsim::workloads {
+
+enum class LayerKind { Linear, Conv2d };
+
+struct Layer {
+  std::string name;
+  LayerKind kind = LayerKind::Linear;
+  // Linear: y[tokens, out] = x[tokens, in] W^T with W [out, in].
+  // Conv2d: weight [out_channels, in_channels / groups, kernel_h, kernel_w] (OIHW).
+  std::int64_t in_features = 0, out_features = 0;  // Linear; Conv2d: in/out channels
+  std::int64_t kernel_h = 1, kernel_w = 1, stride = 1, padding = 0, dilation = 1, groups = 1;
+  std::int64_t in_h = 0, in_w = 0;  // Conv2d input spatial size at the model's default input
+  std::string weight;               // name of the weight tensor in Model::weights ("" if shape-only)
+};
+
+struct Model {
+  std::string name;
+  std::string description;
+  std::string source;      // package@version and file, or "shapes only: <paper>"
+  bool real_weights = false;
+  std::vector<Layer> layers;                // execution order
+  std::map<std::string, Tensor> weights;    // by Layer::weight, in OIHW / [out, in] order
+};
+
+}  // namespace stcsim::workloads
