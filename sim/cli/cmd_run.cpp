@@ -23,6 +23,8 @@ struct RunOptions {
   std::vector<std::string> vcd_signals;
   bool quiet = false;
   bool no_dense_baseline = false;
+  bool functional = false;
+  std::uint64_t seed = 1;
 };
 }  // namespace
 
@@ -46,6 +48,10 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("--vcd", o->vcd, "write a VCD waveform of chosen signals to this file");
   sub->add_option("--vcd-signals", o->vcd_signals, "signals for --vcd (default all)")->delimiter(',');
   sub->add_flag("-q,--quiet", o->quiet, "do not print the report");
+  sub->add_flag("--functional", o->functional,
+                "also compute every output value with the GPU's numerics preset (tensor_core.numerics) "
+                "following the kernel's instruction order; writes opN_{x,w,y}.npy to --out");
+  sub->add_option("--seed", o->seed, "seed of the operand values in --functional mode")->capture_default_str();
   sub->add_flag("--no-dense-baseline", o->no_dense_baseline,
                 "with --sparsity: do not also simulate each GEMM dense (no speedup reported)");
   sub->get_option("--gemm")->excludes(sub->get_option("--trace"));
@@ -65,6 +71,9 @@ Command add_run_command(CLI::App& app) {
     for (auto& op : req.ops)
       if (op.sparsity.dense()) op.sparsity = sp;
     req.compare_dense = !o->no_dense_baseline;
+    req.functional = o->functional;
+    req.seed = o->seed;
+    req.out_dir = o->out;
     req.vcd_path = o->vcd;
     req.vcd_signals = o->vcd_signals;
     const RunResult res = run_simulation(req);

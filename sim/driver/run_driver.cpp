@@ -1,10 +1,13 @@
 #include "sim/driver/run_driver.h"
 
 #include <chrono>
+#include <filesystem>
 
 #include <systemc>
 
 #include "models/gpu/gpu.h"
+#include "sim/core/input_error.h"
+#include "sim/driver/functional_run.h"
 
 namespace stcsim {
 
@@ -58,6 +61,12 @@ void compare_with_dense(OpResult& s, const OpResult& d) {
 
 RunResult run_simulation(const RunRequest& req) {
   const auto t0 = std::chrono::steady_clock::now();
+  if (req.functional) {
+    if (req.out_dir.empty()) throw InputError("--functional writes operands and outputs as .npy: give --out DIR");
+    std::error_code ec;  // fail before simulating, not after
+    std::filesystem::create_directories(req.out_dir, ec);
+    if (ec) throw InputError(req.out_dir + ": cannot create output directory: " + ec.message());
+  }
   Gpu gpu("gpu", req.config.sections);
   // A sparse GEMM runs right after its dense twin, each from an empty L2, so that the
   // speedup compares like with like.
@@ -101,6 +110,10 @@ RunResult run_simulation(const RunRequest& req) {
       twins.push_back(all[twin_index[i]]);
     }
     out.ops.push_back(r);
+  }
+  if (req.functional) {
+    FunctionalOptions fo{req.out_dir, req.config.section("tensor_core").params.get_string("numerics"), req.seed};
+    for (std::size_t i = 0; i < out.ops.size(); ++i) out.functional.push_back(run_functional(out.ops[i], fo, int(i)));
   }
   out.total = total_of(out.ops);
   if (!twins.empty()) {

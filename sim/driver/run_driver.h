@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "models/gpu/op_result.h"
 #include "sim/config/config.h"
 
@@ -15,12 +17,16 @@ struct RunRequest {
   std::string vcd_path;                  // empty: no waveform
   std::vector<std::string> vcd_signals;  // default: all
   bool compare_dense = true;             // run each sparse GEMM's dense twin too
+  bool functional = false;               // also compute output values (functional_run.h)
+  std::uint64_t seed = 1;                // operand values in functional mode
+  std::string out_dir;                   // where functional mode writes .npy files
 };
 
 struct RunResult {
   std::vector<OpResult> ops;
   OpResult total;
   double wall_seconds = 0;
+  std::vector<nlohmann::json> functional;  // per op, in functional mode
 };
 
 // Throws InputError for anything wrong with the request, before simulating.

@@ -86,7 +86,10 @@ nlohmann::json stats_json(const RunRequest& req, const RunResult& res) {
   j["total"] = op_to_json(res.total, false);
   j["total"]["wall_seconds"] = res.wall_seconds;
   j["ops"] = nlohmann::json::array();
-  for (const auto& r : res.ops) j["ops"].push_back(op_to_json(r, true));
+  for (std::size_t i = 0; i < res.ops.size(); ++i) {
+    j["ops"].push_back(op_to_json(res.ops[i], true));
+    if (i < res.functional.size()) j["ops"][i]["functional"] = res.functional[i];
+  }
   j["config"] = req.config.to_json();
   j["units"] = units();
   return j;

@@ -98,3 +98,22 @@ TEST_CASE("cli_default_run_prints_report", "[cli]") {
   CHECK_THAT(r.out, Catch::Contains("total"));
   CHECK(r.err.empty());
 }
+
+TEST_CASE("cli_functional_mode_writes_npy_and_errors", "[cli]") {
+  const std::string d = temp_dir("func");
+  const auto r = run_stcsim("run --arch a100 --gemm 64x32x128 --sparsity 2:4 --functional -q --out " + d);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  std::ifstream in(d + "/stats.json");
+  const auto j = nlohmann::json::parse(in);
+  const auto& f = j["ops"][0]["functional"];
+  CHECK(f["numerics"] == "a100");  // the A100 preset's tensor_core.numerics
+  CHECK(f["max_error_in_ulps_of_abs_sum"].get<double>() < 64);
+  for (const char* key : {"x_file", "w_file", "y_file"}) {
+    const std::string path = f[key];
+    CHECK(std::filesystem::file_size(path) > 128);
+  }
+  // y is 64 x 32 fp32: an .npy header plus 8 KiB of values.
+  CHECK(std::filesystem::file_size(f["y_file"].get<std::string>()) >= 64 * 32 * 4);
+  CHECK(run_stcsim("run --arch a100 --gemm 64x32x128 --functional -q").status == 2);  // needs --out
+}

@@ -46,9 +46,7 @@ std::uint32_t ByteReader::u32(const char* what) { return le32(take(4, what)); }
 std::uint64_t ByteReader::u64(const char* what) { return le64(take(8, what)); }
 
 // Assembled byte by byte so the result does not depend on the host's byte order.
-std::uint16_t le16(const std::uint8_t* p) {
-  return static_cast<std::uint16_t>(p[0] | (p[1] << 8));
-}
+std::uint16_t le16(const std::uint8_t* p) { return static_cast<std::uint16_t>(p[0] | (p[1] << 8)); }
 std::uint32_t le32(const std::uint8_t* p) {
   return static_cast<std::uint32_t>(le16(p)) | (static_cast<std::uint32_t>(le16(p + 2)) << 16);
 }

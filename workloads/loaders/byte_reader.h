@@ -22,7 +22,7 @@ class ByteReader {
   ByteReader(const std::uint8_t* data, std::size_t size, std::string file, std::uint64_t base = 0);
 
   std::uint64_t offset() const { return base_ + pos_; }  // in the file
-  std::size_t position() const { return pos_; }           // in this range
+  std::size_t position() const { return pos_; }          // in this range
   std::size_t remaining() const { return size_ - pos_; }
   bool at_end() const { return pos_ == size_; }
   const std::string& file() const { return file_; }

@@ -26,10 +26,11 @@ void check_dims(const LoweredGemm& g, const std::string& where) {
 std::int64_t conv_out_size(std::int64_t in, std::int64_t kernel, std::int64_t stride,
                            std::int64_t padding, std::int64_t dilation, const std::string& where) {
   if (in < 1 || kernel < 1 || stride < 1 || padding < 0 || dilation < 1)
-    throw InputError(where + ": convolution needs input >= 1, kernel >= 1, stride >= 1, "
-                     "padding >= 0, dilation >= 1 (got input " + n2s(in) + ", kernel " +
-                     n2s(kernel) + ", stride " + n2s(stride) + ", padding " + n2s(padding) +
-                     ", dilation " + n2s(dilation) + ")");
+    throw InputError(where +
+                     ": convolution needs input >= 1, kernel >= 1, stride >= 1, "
+                     "padding >= 0, dilation >= 1 (got input " +
+                     n2s(in) + ", kernel " + n2s(kernel) + ", stride " + n2s(stride) +
+                     ", padding " + n2s(padding) + ", dilation " + n2s(dilation) + ")");
   const std::int64_t span = dilation * (kernel - 1) + 1;
   if (in + 2 * padding < span)
     throw InputError(where + ": kernel span " + n2s(span) + " (kernel " + n2s(kernel) +
@@ -108,7 +109,8 @@ std::vector<LoweredGemm> lower_model(const Model& model, const LoweringOptions& 
   }
   std::vector<LoweredGemm> out;
   out.reserve(model.layers.size());
-  for (const auto& l : model.layers) out.push_back(lower_layer(l, opt, sh_num, sh_den, sw_num, sw_den));
+  for (const auto& l : model.layers)
+    out.push_back(lower_layer(l, opt, sh_num, sh_den, sw_num, sw_den));
   return out;
 }
 

@@ -29,9 +29,9 @@
 namespace stcsim::workloads {
 
 // Operand roles: A is the activation operand, B the weight operand.
-inline constexpr const char* kRoleActivations = "activations";        // Linear: x [tokens, in]
-inline constexpr const char* kRoleIm2col = "im2col(activations)";     // Conv2d: implicit im2col
-inline constexpr const char* kRoleWeight = "weight";                  // [N = out, K = in]
+inline constexpr const char* kRoleActivations = "activations";     // Linear: x [tokens, in]
+inline constexpr const char* kRoleIm2col = "im2col(activations)";  // Conv2d: implicit im2col
+inline constexpr const char* kRoleWeight = "weight";               // [N = out, K = in]
 
 struct LoweredGemm {
   std::string name;   // the layer's name (one GEMM per layer)
@@ -50,8 +50,8 @@ struct LoweredGemm {
 };
 
 struct LoweringOptions {
-  std::int64_t batch = 1;    // samples (images, sequences)
-  std::int64_t seq_len = 1;  // tokens per sample of sequence Linear layers (see above)
+  std::int64_t batch = 1;                 // samples (images, sequences)
+  std::int64_t seq_len = 1;               // tokens per sample of sequence Linear layers (see above)
   std::int64_t image_h = 0, image_w = 0;  // 0: the model's default input size
 };
 

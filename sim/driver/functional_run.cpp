@@ -1,0 +1,132 @@
+#include "sim/driver/functional_run.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "models/functional/gemm_values.h"
+#include "models/numerics/exact_reference.h"
+#include "models/numerics/float_format.h"
+#include "models/sparse/prune.h"
+#include "sim/core/input_error.h"
+#include "workloads/loaders/npy.h"
+
+namespace stcsim {
+
+namespace {
+
+numerics::FloatFormat format_of(Dtype d) {
+  switch (d) {
+    case Dtype::BF16: return numerics::FloatFormat::BF16;
+    case Dtype::TF32: return numerics::FloatFormat::TF32;
+    default: return numerics::FloatFormat::FP16;
+  }
+}
+
+// Values as the input format holds them (rounded), and their bit patterns.
+struct Operand {
+  std::vector<float> values;
+  std::vector<std::uint32_t> bits;
+};
+
+Operand make_operand(std::int64_t rows, std::int64_t cols, Dtype d, std::mt19937_64& rng, double scale,
+                     NmSparsity prune) {
+  std::normal_distribution<double> normal(0.0, scale);
+  std::uniform_int_distribution<int> ints(-127, 127);
+  std::vector<float> v(std::size_t(rows * cols));
+  for (auto& x : v) x = d == Dtype::INT8 ? float(ints(rng)) : float(normal(rng));
+  v[0] = d == Dtype::INT8 ? 3.0f : 0.75f;  // never all zero
+  if (!prune.dense())
+    v = sparse::prune_magnitude(v, int(rows), int(cols), sparse::NmPattern{prune.n, prune.m});
+  Operand o;
+  o.values.resize(v.size());
+  o.bits.resize(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (d == Dtype::INT8) {
+      o.bits[i] = std::uint32_t(std::int32_t(v[i]));
+      o.values[i] = v[i];
+    } else {
+      o.bits[i] = numerics::encode(format_of(d), v[i], numerics::Rounding::NearestEven);
+      o.values[i] = float(numerics::decode(format_of(d), o.bits[i]));
+    }
+  }
+  return o;
+}
+
+void save(const std::string& path, std::int64_t rows, std::int64_t cols, std::vector<float> data) {
+  workloads::Tensor t;
+  t.shape = {rows, cols};
+  t.data = std::move(data);
+  workloads::save_npy(path, t);
+}
+
+}  // namespace
+
+nlohmann::json run_functional(const OpResult& r, const FunctionalOptions& opt, int index) {
+  const GemmOp& op = r.op;
+  if (double(op.m) * op.n * op.k > 2e10)
+    throw InputError(op.name + ": --functional computes every product; " + std::to_string(op.m) + "x" +
+                     std::to_string(op.n) + "x" + std::to_string(op.k) + " is too large (at most 2e10 MACs)");
+  if (!op.sparsity.dense() && op.k % op.sparsity.m != 0)
+    throw InputError(op.name + ": K must be a multiple of " + std::to_string(op.sparsity.m) + " to prune " +
+                     op.sparsity.str());
+  std::mt19937_64 rng(opt.seed + 7919 * std::uint64_t(index));
+  const Operand x = make_operand(op.m, op.k, op.dtype, rng, 1.0, {});
+  const Operand w = make_operand(op.n, op.k, op.dtype, rng, 1.0 / std::sqrt(double(op.k)), op.sparsity);
+
+  functional::GemmValuesRequest req;
+  req.m = op.m;
+  req.n = op.n;
+  req.k = op.k;
+  req.k_per_instruction = op.kind().shape().k;
+  const auto& map = r.mapping;
+  const std::int64_t ktiles = (op.k + map.cta_k - 1) / map.cta_k;
+  req.k_per_split = map.split_k > 1 ? (ktiles + map.split_k - 1) / map.split_k * map.cta_k : 0;
+  req.integer = op.dtype == Dtype::INT8;
+  req.format = format_of(op.dtype);
+  req.model = numerics::accumulation_preset(opt.numerics, req.format);
+  const auto d = functional::gemm_values(req, x.bits, w.bits);
+
+  std::vector<float> dv(d.size());
+  for (std::size_t i = 0; i < d.size(); ++i)
+    dv[i] = req.integer ? float(std::int32_t(d[i])) : float(numerics::decode(numerics::FloatFormat::FP32, d[i]));
+  const std::string stem = opt.out_dir + "/op" + std::to_string(index);
+  save(stem + "_x.npy", op.m, op.k, x.values);
+  save(stem + "_w.npy", op.n, op.k, w.values);
+  save(stem + "_y.npy", op.m, op.n, dv);
+
+  nlohmann::json j;
+  j["numerics"] = req.model.name;
+  j["x_file"] = stem + "_x.npy";
+  j["w_file"] = stem + "_w.npy";
+  j["y_file"] = stem + "_y.npy";
+  j["y_dtype"] = req.integer ? "int32 (as float32 .npy)" : "float32 accumulators";
+  if (!req.integer) {
+    // Error against the exact dot product rounded once to fp32, on a sample of outputs.
+    const std::int64_t total = op.m * op.n, samples = std::min<std::int64_t>(total, 512);
+    // Two measures: distance to the correctly rounded result (large where sums cancel),
+    // and the error in units of the last place of sum |x w| (the scale accumulation
+    // error bounds refer to, docs/numerics.md).
+    double max_ulp = 0, sum_ulp = 0, max_scaled = 0, sum_scaled = 0;
+    for (std::int64_t s = 0; s < samples; ++s) {
+      const std::int64_t e = s * total / samples, i = e / op.n, jj = e % op.n;
+      const std::uint32_t* xa = &x.bits[std::size_t(i * op.k)];
+      const std::uint32_t* wb = &w.bits[std::size_t(jj * op.k)];
+      const auto exact = numerics::exact_dot(req.format, xa, wb, int(op.k), 0);
+      const double u = double(numerics::ulp_distance(numerics::round_to_fp32_nearest(exact), d[std::size_t(e)]));
+      const double sc = numerics::error_in_ulps(exact, d[std::size_t(e)], numerics::exact_abs_dot(req.format, xa, wb, int(op.k), 0));
+      max_ulp = std::max(max_ulp, u);
+      sum_ulp += u;
+      max_scaled = std::max(max_scaled, sc);
+      sum_scaled += sc;
+    }
+    j["sampled_outputs"] = samples;
+    j["max_ulp_vs_exact"] = max_ulp;
+    j["mean_ulp_vs_exact"] = sum_ulp / double(samples);
+    j["max_error_in_ulps_of_abs_sum"] = max_scaled;
+    j["mean_error_in_ulps_of_abs_sum"] = sum_scaled / double(samples);
+  }
+  return j;
+}
+
+}  // namespace stcsim

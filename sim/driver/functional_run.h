@@ -1,0 +1,26 @@
+// Functional mode: compute a GEMM's output values as the simulated kernel would (its
+// instruction chain, split-K order and the GPU's accumulation model), write operands
+// and outputs as .npy, and measure the error against the exact result on a sample.
+// Timing-only stays the default; this is opt-in (`stcsim run --functional`).
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "models/gpu/op_result.h"
+
+namespace stcsim {
+
+struct FunctionalOptions {
+  std::string out_dir;
+  std::string numerics;  // accumulation preset (tensor_core.numerics)
+  std::uint64_t seed = 1;
+};
+
+// `r` is the op's timing result (its mapping fixes the split-K order). Operands are
+// seeded random values, never all zero, the weights pruned by magnitude to the op's
+// N:M pattern when it has one. Returns what was written and the error figures.
+nlohmann::json run_functional(const OpResult& r, const FunctionalOptions& opt, int index);
+
+}  // namespace stcsim

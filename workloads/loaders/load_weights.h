@@ -1,0 +1,14 @@
+// One entry point for a user's weight file, chosen by its extension:
+// .npy, .safetensors, .onnx, .json (TF.js model.json or weights manifest).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "workloads/tensor.h"
+
+namespace stcsim::workloads {
+
+// InputError for an unknown extension (listing the known ones) or a malformed file.
+std::vector<Tensor> load_weights(const std::string& path);
+
+}  // namespace stcsim::workloads

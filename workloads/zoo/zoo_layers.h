@@ -1,0 +1,52 @@
+// Helpers and builders of the zoo's models (internal to workloads/zoo).
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "workloads/layer.h"
+
+namespace stcsim::workloads::zoo_detail {
+
+// A Linear layer; tokens_h x tokens_w > 0 fixes its tokens per sample (lowering.h).
+inline Layer linear(const std::string& name, std::int64_t in, std::int64_t out,
+                    std::int64_t tokens_h = 0, std::int64_t tokens_w = 0) {
+  Layer l;
+  l.name = name;
+  l.kind = LayerKind::Linear;
+  l.in_features = in;
+  l.out_features = out;
+  l.in_h = tokens_h;
+  l.in_w = tokens_w;
+  return l;
+}
+
+inline Layer conv(const std::string& name, std::int64_t cin, std::int64_t cout, std::int64_t kernel,
+                  std::int64_t stride, std::int64_t padding, std::int64_t in_hw,
+                  std::int64_t groups = 1, std::int64_t dilation = 1) {
+  Layer l;
+  l.name = name;
+  l.kind = LayerKind::Conv2d;
+  l.in_features = cin;
+  l.out_features = cout;
+  l.kernel_h = l.kernel_w = kernel;
+  l.stride = stride;
+  l.padding = padding;
+  l.dilation = dilation;
+  l.groups = groups;
+  l.in_h = l.in_w = in_hw;
+  return l;
+}
+
+// hidden -> fused qkv, attention output, MLP up and down, per layer.
+Model encoder_transformer(const std::string& name, int layers, std::int64_t hidden,
+                          std::int64_t mlp);
+Model bert_base();
+Model bert_large();
+Model gpt2();
+Model llama2_7b();
+Model vit_b16();
+Model resnet50();
+Model dlrm_mlperf();
+Model dlrm_kaggle();
+
+}  // namespace stcsim::workloads::zoo_detail
