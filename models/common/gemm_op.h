@@ -21,21 +21,26 @@ struct GemmOp {
   std::int64_t m = 0, n = 0, k = 0;
   Dtype dtype = Dtype::FP16;
   NmSparsity sparsity;  // of B (the weights); dense by default
+  int batch = 1;        // independent GEMMs of this shape in one kernel (conv groups)
+  // The pruning the weights carry when it is not one the tensor core exploits (e.g.
+  // "block:32x32" on a datapath that does not skip blocks); reported, not simulated.
+  std::string weight_pattern;
 
   MmaKind kind() const { return MmaKind{dtype, sparsity}; }
   // Dense-equivalent operations (2 per FMA of the dense GEMM), as sparse peaks are quoted.
-  double flops() const { return 2.0 * double(m) * double(n) * double(k); }
+  double flops() const { return 2.0 * double(m) * double(n) * double(k) * batch; }
   // Real multiplies: the dense count scaled by N/M for a sparse operand.
   double products() const {
-    const double p = double(m) * double(n) * double(k);
+    const double p = double(m) * double(n) * double(k) * batch;
     return sparsity.dense() ? p : p * sparsity.n / sparsity.m;
   }
   // Compulsory bytes: read both operands once (the sparse one compressed, with its
   // metadata), write D once.
   double min_bytes() const {
     const MmaKind kd = kind();
-    return double(input_bytes(dtype)) * double(m * k) + (kd.a_bytes_per_k() + kd.meta_bytes_per_k()) * double(n * k) +
-           double(output_bytes(dtype)) * double(m * n);
+    return batch * (double(input_bytes(dtype)) * double(m * k) +
+                    (kd.a_bytes_per_k() + kd.meta_bytes_per_k()) * double(n * k) +
+                    double(output_bytes(dtype)) * double(m * n));
   }
 };
 

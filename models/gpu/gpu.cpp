@@ -100,8 +100,8 @@ KernelMapping Gpu::mapping_for(const GemmOp& op) const {
 }
 
 void Gpu::check_op(const GemmOp& op) const {
-  if (op.m <= 0 || op.n <= 0 || op.k <= 0)
-    throw InputError(op.name + ": GEMM dimensions must be positive");
+  if (op.m <= 0 || op.n <= 0 || op.k <= 0 || op.batch <= 0)
+    throw InputError(op.name + ": GEMM dimensions and batch must be positive");
   if (!tc_proto_->supports(op.kind()))
     throw InputError(op.name + ": this GPU's tensor cores have " + tc_proto_->unsupported_reason(op.kind()));
   mapping_for(op);
@@ -149,11 +149,13 @@ void Gpu::driver() {
     const GemmOp kp = kernel_problem(op);
     const Occupancy occ = occupancy(map, sm_, kind);
     TensorAddresses addr;
-    addr.a = allocate(double(kp.m) * kp.k * kind.a_bytes_per_k());
-    addr.meta = kind.sparsity.dense() ? 0 : allocate(double(kp.m) * kp.k * kind.meta_bytes_per_k() + 4096);
-    addr.b = allocate(double(kp.n) * kp.k * input_bytes(op.dtype));
-    addr.c = allocate(double(op.m) * op.n * output_bytes(op.dtype));
-    addr.workspace = map.split_k > 1 ? allocate(4.0 * map.split_k * op.m * op.n) : 0;
+    const double nb = op.batch;
+    addr.a = allocate(nb * kp.m * kp.k * kind.a_bytes_per_k());
+    // Metadata is padded to whole tiles (stored tile by tile).
+    addr.meta = kind.sparsity.dense() ? 0 : allocate(nb * (kp.m + map.cta_m) * (kp.k + map.cta_k) * kind.meta_bytes_per_k());
+    addr.b = allocate(nb * kp.n * kp.k * input_bytes(op.dtype));
+    addr.c = allocate(nb * op.m * op.n * output_bytes(op.dtype));
+    addr.workspace = map.split_k > 1 ? allocate(nb * 4.0 * map.split_k * op.m * op.n) : 0;
     if (cold_l2_per_op_) mem_->invalidate_l2();
     const KernelLaunch k = make_gemm_kernel(op, map, occ.ctas_per_sm, *smem_proto_, addr);
     start_snap_ = snapshot();

@@ -136,7 +136,7 @@ double estimate_cycles(const GemmOp& op, const ChooserHardware& hw, const Kernel
   const double eb = input_bytes(op.dtype);
   const double a_eb = kind.a_bytes_per_k() + kind.meta_bytes_per_k();
   const double tiles_m = std::ceil(double(op.m) / m.cta_m), tiles_n = std::ceil(double(op.n) / m.cta_n);
-  const double ctas = tiles_m * tiles_n * m.split_k;
+  const double ctas = tiles_m * tiles_n * m.split_k * op.batch;
   const double ktiles = std::ceil(double(op.k) / m.split_k / m.cta_k);
   const double slots = double(hw.num_sms) * occ.ctas_per_sm;
   const double waves = std::ceil(ctas / slots);
@@ -148,7 +148,10 @@ double estimate_cycles(const GemmOp& op, const ChooserHardware& hw, const Kernel
   // ...shared-memory bandwidth (every warp reads its A and B fragments; stages fill)...
   const double ksubs = double(m.cta_k) / shape.k;
   const double frag_bytes = double(m.warps()) * ksubs * (m.warp_m * a_eb + m.warp_n * eb) * shape.k;
-  const double stage_bytes = (m.cta_m * a_eb + m.cta_n * eb) * m.cta_k;
+  // Loads are clipped to the problem: a tile wider than M, N or K moves only the rows
+  // and columns that exist (the compute is not clipped: the tensor cores run whole tiles).
+  const double stage_bytes = (std::min<double>(m.cta_m, op.m) * a_eb + std::min<double>(m.cta_n, op.n) * eb) *
+                             std::min<double>(m.cta_k, op.k);
   const double smem = ktiles * (frag_bytes + stage_bytes) / hw.smem_bytes_per_cycle * resident;
   // ...and latency: stages-1 loads in flight cover one memory round trip.
   const double latency = hw.dram_latency_cycles * (1.0 + ktiles / std::max(1, m.stages - 1));

@@ -87,6 +87,13 @@ KernelLaunch make_gemm_kernel(const GemmOp& user_op, const KernelMapping& map, i
   const std::int64_t ktiles = (op.k + map.cta_k - 1) / map.cta_k;
   const std::int64_t per_split = (ktiles + map.split_k - 1) / map.split_k;
   const int group = std::max(1, map.swizzle);
+  const std::int64_t ktiles_all = (op.k + map.cta_k - 1) / map.cta_k;
+  k.a_stride = std::uint64_t(double(op.m) * op.k * k.mma.a_bytes_per_k());
+  k.meta_stride = std::uint64_t(double(tiles_m) * ktiles_all * map.cta_m * map.cta_k * k.mma.meta_bytes_per_k());
+  k.b_stride = std::uint64_t(op.n * op.k * input_bytes(op.dtype));
+  k.c_stride = std::uint64_t(op.m * op.n * output_bytes(op.dtype));
+  k.workspace_stride = std::uint64_t(4 * map.split_k * op.m * op.n);
+  for (int batch = 0; batch < op.batch; ++batch)
   for (int split = 0; split < map.split_k; ++split) {
     const std::int64_t kb = std::min<std::int64_t>(op.k, split * per_split * map.cta_k);
     const std::int64_t ke = std::min<std::int64_t>(op.k, (split + 1) * per_split * map.cta_k);
@@ -97,7 +104,7 @@ KernelLaunch make_gemm_kernel(const GemmOp& user_op, const KernelMapping& map, i
     for (int n0 = 0; n0 < tiles_n; n0 += group)
       for (int tm = 0; tm < tiles_m; ++tm)
         for (int tn = n0; tn < std::min(tiles_n, n0 + group); ++tn)
-          k.ctas.push_back(CtaTask{tm, tn, split, kb, ke});
+          k.ctas.push_back(CtaTask{tm, tn, split, batch, kb, ke});
   }
   return k;
 }
@@ -110,8 +117,9 @@ KernelLaunch make_reduce_kernel(const KernelLaunch& gemm) {
   k.ctas_per_sm = 4;  // a light elementwise kernel: 4 CTAs per SM stream the partials
   const int tiles_m = int((gemm.op.m + gemm.map.cta_m - 1) / gemm.map.cta_m);
   const int tiles_n = int((gemm.op.n + gemm.map.cta_n - 1) / gemm.map.cta_n);
-  for (int tm = 0; tm < tiles_m; ++tm)
-    for (int tn = 0; tn < tiles_n; ++tn) k.ctas.push_back(CtaTask{tm, tn, 0, 0, gemm.op.k});
+  for (int batch = 0; batch < gemm.op.batch; ++batch)
+    for (int tm = 0; tm < tiles_m; ++tm)
+      for (int tn = 0; tn < tiles_n; ++tn) k.ctas.push_back(CtaTask{tm, tn, 0, batch, 0, gemm.op.k});
   return k;
 }
 

@@ -13,7 +13,7 @@ namespace stcsim {
 enum class KernelKind { Gemm, SplitKReduce };
 
 struct CtaTask {
-  int tile_m = 0, tile_n = 0, split = 0;
+  int tile_m = 0, tile_n = 0, split = 0, batch = 0;
   std::int64_t k_begin = 0, k_end = 0;
 };
 
@@ -27,6 +27,8 @@ struct KernelLaunch {
   // A values, A metadata (sparse only; stored tile by tile in the order the kernel
   // reads it, as CUTLASS reorders it), B, D, split-K partials.
   std::uint64_t a_base = 0, meta_base = 0, b_base = 0, c_base = 0, workspace_base = 0;
+  // Bytes from one batch's tensor to the next (grouped GEMMs run in one kernel).
+  std::uint64_t a_stride = 0, meta_stride = 0, b_stride = 0, c_stride = 0, workspace_stride = 0;
   std::vector<CtaTask> ctas;  // in launch (rasterization) order
   int splits = 1;             // non-empty K slices (partials the reduction reads)
 

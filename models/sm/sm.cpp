@@ -118,17 +118,18 @@ void Sm::issue_stage_load(Slot& s, int kt, Cycle /*now*/) {
   // A: one row of kept values per row of the tile (compressed when sparse).
   const double a_bpk = k.mma.a_bytes_per_k();
   const auto rows_a = std::uint32_t(tile_rows);
-  r.runs.push_back(RowRun{k.a_base + std::uint64_t((m0 * op.k + k0) * a_bpk), std::uint32_t(kb * a_bpk),
+  const std::uint64_t bi = std::uint64_t(s.task.batch);
+  r.runs.push_back(RowRun{k.a_base + bi * k.a_stride + std::uint64_t((m0 * op.k + k0) * a_bpk), std::uint32_t(kb * a_bpk),
                           rows_a, std::uint64_t(op.k * a_bpk)});
   if (!k.mma.sparsity.dense()) {
     // Metadata is stored reordered tile by tile: one contiguous block per (tile, k-tile).
     const double tile_meta = double(k.map.cta_m) * k.map.cta_k * k.mma.meta_bytes_per_k();
     const std::int64_t ktiles = (op.k + k.map.cta_k - 1) / k.map.cta_k;
     const std::int64_t block = std::int64_t(s.task.tile_m) * ktiles + (k0 / k.map.cta_k);
-    r.runs.push_back(RowRun{k.meta_base + std::uint64_t(block * tile_meta),
+    r.runs.push_back(RowRun{k.meta_base + bi * k.meta_stride + std::uint64_t(block * tile_meta),
                             std::uint32_t(rows_a * kb * k.mma.meta_bytes_per_k()), 1, 0});
   }
-  r.runs.push_back(RowRun{k.b_base + std::uint64_t((n0 * op.k + k0) * eb), std::uint32_t(kb * eb),
+  r.runs.push_back(RowRun{k.b_base + bi * k.b_stride + std::uint64_t((n0 * op.k + k0) * eb), std::uint32_t(kb * eb),
                           std::uint32_t(tile_cols), std::uint64_t(op.k * eb)});
   r.done = kPending;
   to_submit_.push_back(&r);
@@ -142,7 +143,8 @@ void Sm::issue_reduce_load(Slot& s) {
   MemRequest& r = s.loads[0];
   r = MemRequest{};
   for (int split = 0; split < k.splits; ++split)
-    r.runs.push_back(RowRun{k.workspace_base + std::uint64_t((split * op.m * op.n + m0 * op.n + n0) * 4),
+    r.runs.push_back(RowRun{k.workspace_base + std::uint64_t(s.task.batch) * k.workspace_stride +
+                                std::uint64_t((split * op.m * op.n + m0 * op.n + n0) * 4),
                             std::uint32_t(cols * 4), rows, std::uint64_t(op.n * 4)});
   r.done = kPending;
   to_submit_.push_back(&r);
@@ -155,8 +157,10 @@ void Sm::issue_store(Slot& s, Cycle /*now*/) {
   const auto rows = std::uint32_t(tile_rows);
   const bool partial = k.kind == KernelKind::Gemm && k.map.split_k > 1;
   const int ob = partial ? 4 : output_bytes(op.dtype);
-  const std::uint64_t base = partial ? k.workspace_base + std::uint64_t(s.task.split * op.m * op.n * 4)
-                                     : k.c_base;
+  const std::uint64_t bi = std::uint64_t(s.task.batch);
+  const std::uint64_t base = partial ? k.workspace_base + bi * k.workspace_stride +
+                                           std::uint64_t(s.task.split * op.m * op.n * 4)
+                                     : k.c_base + bi * k.c_stride;
   s.store = MemRequest{};
   s.store.write = true;
   if (k.transposed_output && !partial) {

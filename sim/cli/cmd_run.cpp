@@ -7,6 +7,7 @@
 #include "sim/driver/report.h"
 #include "sim/driver/run_driver.h"
 #include "sim/driver/stats_json.h"
+#include "sim/driver/workload_ops.h"
 
 namespace stcsim {
 
@@ -15,6 +16,9 @@ struct RunOptions {
   std::string arch = "a100";
   std::vector<std::string> gemms;
   std::string trace;
+  std::string model;
+  std::vector<std::string> prune;
+  std::int64_t batch = 0, seq = 0;
   std::string dtype = "fp16";
   std::string sparsity = "dense";
   std::vector<std::string> overrides;
@@ -37,7 +41,16 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("--arch", o->arch, "preset name (see `stcsim presets`) or a YAML file")
       ->capture_default_str();
   sub->add_option("--gemm", o->gemms, "a GEMM as MxNxK (D[M,N] = A[M,K] B[N,K]^T); repeatable");
-  sub->add_option("--trace", o->trace, "a file listing GEMMs (header 'stcsim-trace 0', then MxNxK [dtype] [name] per line)");
+  sub->add_option("--trace", o->trace,
+                  "a trace file: v1 as `stcsim trace` writes it (workloads/README.md), or the minimal "
+                  "format 0 ('stcsim-trace 0', then MxNxK [dtype] [name] per line)");
+  sub->add_option("--model", o->model, "a model (`stcsim models`) or checkpoint path, lowered to its GEMMs");
+  sub->add_option("--prune", o->prune,
+                  "with --model: one or more pruning specs run side by side (dense, 2:4, "
+                  "block:32x32@0.75, ...)")
+      ->delimiter(',');
+  sub->add_option("--batch", o->batch, "with --model: samples (default 1)");
+  sub->add_option("--seq", o->seq, "with --model: tokens per sequence (default: the model's)");
   sub->add_option("--dtype", o->dtype, "input dtype: fp16|bf16|tf32|int8")->capture_default_str();
   sub->add_option("--sparsity", o->sparsity,
                   "N:M pruning of the weight operand (B = W of y = x W^T), run on mma.sp; each "
@@ -55,13 +68,27 @@ Command add_run_command(CLI::App& app) {
   sub->add_flag("--no-dense-baseline", o->no_dense_baseline,
                 "with --sparsity: do not also simulate each GEMM dense (no speedup reported)");
   sub->get_option("--gemm")->excludes(sub->get_option("--trace"));
+  sub->get_option("--model")->excludes(sub->get_option("--trace"))->excludes(sub->get_option("--gemm"));
   return [o] {
     RunRequest req;
     req.config = load_arch(o->arch);
     for (const auto& p : o->overrides) apply_override(req.config, p);
     const Dtype dt = parse_dtype(o->dtype);
-    if (!o->trace.empty()) {
-      req.ops = read_gemm_trace(o->trace, dt);
+    std::vector<std::string> variants;
+    if (!o->model.empty()) {
+      const workloads::Model model = load_any_model(o->model);
+      ModelRunOptions mo;
+      mo.lowering = default_lowering(o->model);
+      if (o->batch > 0) mo.lowering.batch = o->batch;
+      if (o->seq > 0) mo.lowering.seq_len = o->seq;
+      mo.dtype = dt;
+      variants = o->prune.empty() ? std::vector<std::string>{"dense"} : o->prune;
+      for (const auto& v : variants) {
+        const auto ops = model_ops(model, v, mo, v + "/");
+        req.ops.insert(req.ops.end(), ops.begin(), ops.end());
+      }
+    } else if (!o->trace.empty()) {
+      req.ops = read_any_trace(o->trace, dt);
     } else if (!o->gemms.empty()) {
       for (const auto& g : o->gemms) req.ops.push_back(parse_gemm(g, dt, "--gemm"));
     } else {
@@ -77,7 +104,7 @@ Command add_run_command(CLI::App& app) {
     req.vcd_path = o->vcd;
     req.vcd_signals = o->vcd_signals;
     const RunResult res = run_simulation(req);
-    if (!o->quiet) std::cout << format_report(req, res);
+    if (!o->quiet) std::cout << format_report(req, res) << format_variants(variants, res);
     if (!o->out.empty()) {
       write_file_atomically(o->out, "stats.json", stats_json(req, res).dump(2) + "\n");
       if (!o->quiet) std::cout << "Wrote " << o->out << "/stats.json\n";

@@ -64,6 +64,7 @@ void save(const std::string& path, std::int64_t rows, std::int64_t cols, std::ve
 
 nlohmann::json run_functional(const OpResult& r, const FunctionalOptions& opt, int index) {
   const GemmOp& op = r.op;
+  if (op.batch != 1) throw InputError(op.name + ": --functional computes batch-1 GEMMs only (batch " + std::to_string(op.batch) + ")");
   if (double(op.m) * op.n * op.k > 2e10)
     throw InputError(op.name + ": --functional computes every product; " + std::to_string(op.m) + "x" +
                      std::to_string(op.n) + "x" + std::to_string(op.k) + " is too large (at most 2e10 MACs)");

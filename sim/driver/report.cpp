@@ -41,6 +41,8 @@ std::string format_report(const RunRequest& req, const RunResult& res) {
        << pad(fmt("%.2f", r.util_tensor), 5) << pad(fmt("%.2f", r.util_smem), 5)
        << pad(fmt("%.2f", r.util_l2), 5) << pad(fmt("%.2f", r.util_dram), 5) << "  "
        << padr(r.limiter, 9);
+    if (details && !r.op.weight_pattern.empty()) os << "[" << r.op.weight_pattern << "] ";
+    if (details && r.op.batch > 1) os << "x" << r.op.batch << " ";
     if (details) {
       const auto& m = r.mapping;
       os << m.cta_m << "x" << m.cta_n << "x" << m.cta_k << "/" << m.warp_m << "x" << m.warp_n
@@ -57,7 +59,7 @@ std::string format_report(const RunRequest& req, const RunResult& res) {
          << " over dense = work " << fmt("%.2f", r.work_reduction) << " x efficiency "
          << fmt("%.2f", r.efficiency_ratio) << " x capability " << fmt("%.2f", r.capability_ratio) << "\n";
   if (res.total.dense_cycles > 0)
-    os << "  total: " << fmt("%.2fx", res.total.speedup) << " over dense = work " << fmt("%.2f", res.total.work_reduction)
+    os << "  all sparse GEMMs vs their dense twins: " << fmt("%.2fx", res.total.speedup) << " over dense = work " << fmt("%.2f", res.total.work_reduction)
        << " x efficiency " << fmt("%.2f", res.total.efficiency_ratio) << " x capability "
        << fmt("%.2f", res.total.capability_ratio) << "\n";
   os << "\ntc/smem/l2/dram: fraction of cycles each resource was busy. Tensor-pipe stalls (total): ";
@@ -70,6 +72,31 @@ std::string format_report(const RunRequest& req, const RunResult& res) {
     os << ", no_work " << fmt("%.1f%%", 100 * std::max(0.0, pc - res.total.pipe_busy - res.total.stalls.total()) / pc);
   }
   os << "\nSimulated in " << fmt("%.2f", res.wall_seconds) << " s of wall time.\n";
+  return os.str();
+}
+
+std::string format_variants(const std::vector<std::string>& variants, const RunResult& res) {
+  if (variants.empty()) return "";
+  std::ostringstream os;
+  os << "\nVariants (whole model):\n";
+  double base = 0;
+  for (const auto& v : variants) {
+    double secs = 0, flops = 0;
+    int ops = 0, on_dense_core = 0, sparse = 0;
+    for (const auto& r : res.ops) {
+      if (r.op.name.compare(0, v.size() + 1, v + "/") != 0) continue;
+      secs += r.seconds;
+      flops += r.flops;
+      ++ops;
+      if (!r.op.sparsity.dense()) ++sparse;
+      if (!r.op.weight_pattern.empty() && r.op.sparsity.dense()) ++on_dense_core;
+    }
+    if (base == 0) base = secs;
+    os << "  " << padr(v, 22) << pad(fmt("%.1f", secs * 1e6), 10) << " us  " << pad(fmt("%.2fx", base / secs), 7)
+       << " vs " << variants.front() << "  (" << ops << " GEMMs, " << sparse << " on mma.sp";
+    if (on_dense_core) os << ", " << on_dense_core << " block-pruned run on the dense datapath: no block skipping modelled";
+    os << ")\n";
+  }
   return os.str();
 }
 

@@ -102,12 +102,13 @@ RunResult run_simulation(const RunRequest& req) {
   if (tf) sc_core::sc_close_vcd_trace_file(tf);
   RunResult out;
   const auto& all = gpu.results();
-  std::vector<OpResult> twins;
+  std::vector<OpResult> twins, compared;  // the dense twins and the sparse ops they pair with
   for (std::size_t i = 0; i < user_index.size(); ++i) {
     OpResult r = all[user_index[i]];
     if (twin_index[i] >= 0) {
       compare_with_dense(r, all[twin_index[i]]);
       twins.push_back(all[twin_index[i]]);
+      compared.push_back(r);
     }
     out.ops.push_back(r);
   }
@@ -117,18 +118,21 @@ RunResult run_simulation(const RunRequest& req) {
   }
   out.total = total_of(out.ops);
   if (!twins.empty()) {
-    const OpResult dense_total = total_of(twins);
-    // Aggregate rates over the run: the same definitions on summed work and time.
-    OpResult& t = out.total;
+    // Over the sparse ops and their twins only: the same definitions on summed work
+    // and time, peak rates weighted by time.
+    OpResult s = total_of(compared), d = total_of(twins);
     double sp = 0, dp = 0;
-    for (const auto& r : out.ops) sp += r.peak_products_per_second * r.seconds;
+    for (const auto& r : compared) sp += r.peak_products_per_second * r.seconds;
     for (const auto& r : twins) dp += r.peak_products_per_second * r.seconds;
-    t.peak_products_per_second = sp / t.seconds;
-    OpResult d = dense_total;
+    s.peak_products_per_second = sp / s.seconds;
     d.peak_products_per_second = dp / d.seconds;
-    t.products = 0;
-    for (const auto& r : out.ops) t.products += r.products;
-    compare_with_dense(t, d);
+    compare_with_dense(s, d);
+    OpResult& t = out.total;
+    t.dense_cycles = s.dense_cycles;
+    t.speedup = s.speedup;
+    t.work_reduction = s.work_reduction;
+    t.efficiency_ratio = s.efficiency_ratio;
+    t.capability_ratio = s.capability_ratio;
   }
   out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;

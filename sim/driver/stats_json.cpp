@@ -66,6 +66,8 @@ nlohmann::json op_to_json(const OpResult& r, bool details) {
     j["k"] = r.op.k;
     j["dtype"] = to_string(r.op.dtype);
     j["sparsity"] = r.op.sparsity.str();
+    j["batch"] = r.op.batch;
+    if (!r.op.weight_pattern.empty()) j["weight_pattern"] = r.op.weight_pattern + " (not exploited: dense datapath)";
     j["instruction"] = r.op.kind().str();
     const auto& m = r.mapping;
     j["mapping"] = {{"cta_m", m.cta_m}, {"cta_n", m.cta_n}, {"cta_k", m.cta_k},

@@ -9,6 +9,8 @@
 namespace stcsim {
 
 nlohmann::json op_to_json(const OpResult& r, bool with_op_details);
+// (In `total`, speedup_vs_dense and reduction_factors cover the sparse ops and their dense
+// twins only.)
 nlohmann::json stats_json(const RunRequest& req, const RunResult& res);
 
 // Write `text` to DIR/name atomically (temporary file, then rename), creating DIR.

@@ -1,0 +1,103 @@
+#include "sim/driver/workload_ops.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "sim/core/input_error.h"
+#include "sim/driver/gemm_list.h"
+#include "workloads/loaders/load_weights.h"
+#include "workloads/pruning/prune_spec.h"
+#include "workloads/real_models/real_models.h"
+#include "workloads/trace/trace_builder.h"
+#include "workloads/zoo/zoo.h"
+
+namespace stcsim {
+
+GemmOp op_from_trace(const workloads::TraceOp& t, const std::string& prefix) {
+  GemmOp op;
+  op.name = prefix + t.name;
+  op.m = t.m;
+  op.n = t.n;
+  op.k = t.k;
+  op.batch = t.batch;
+  op.dtype = parse_dtype(t.dtype);
+  const auto spec = workloads::PruneSpec::parse_label(t.sparsity);
+  using Kind = workloads::PruneSpec::Kind;
+  if (spec.kind == Kind::Nm) op.sparsity = {spec.nm.n, spec.nm.m};
+  if (spec.kind == Kind::Block) {
+    op.weight_pattern = "block:" + std::to_string(spec.block_rows) + "x" + std::to_string(spec.block_cols);
+    if (spec.inner_nm) op.sparsity = {spec.nm.n, spec.nm.m};
+  }
+  return op;
+}
+
+std::vector<GemmOp> read_any_trace(const std::string& path, Dtype default_dtype) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot open trace file");
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto p = line.find_first_not_of(" \t");
+    if (p == std::string::npos || line[p] == '#') continue;
+    if (line.compare(p, 14, "stcsim-trace 1") == 0) {
+      std::vector<GemmOp> ops;
+      for (const auto& t : workloads::read_trace(path).ops) ops.push_back(op_from_trace(t));
+      return ops;
+    }
+    break;
+  }
+  return read_gemm_trace(path, default_dtype);  // format 0, or its error for a bad header
+}
+
+workloads::Model load_any_model(const std::string& name) {
+  const auto real = workloads::real_model_names();
+  if (std::find(real.begin(), real.end(), name) != real.end()) return workloads::load_real_model(name);
+  const auto zoo = workloads::zoo_model_names();
+  if (std::find(zoo.begin(), zoo.end(), name) != zoo.end()) return workloads::zoo_model(name);
+  if (!std::filesystem::exists(name)) {
+    std::string all;
+    for (const auto& n : real) all += (all.empty() ? "" : ", ") + n;
+    for (const auto& n : zoo) all += ", " + n;
+    throw InputError("unknown model '" + name + "' (models: " + all + "; or a checkpoint file path)");
+  }
+  workloads::Model m;
+  m.name = std::filesystem::path(name).stem().string();
+  m.source = name;
+  m.real_weights = true;
+  for (auto& t : workloads::load_weights(name)) {
+    if (t.shape.size() != 2) continue;  // biases, norms, embeddings of other ranks
+    workloads::Layer l;
+    l.name = t.name;
+    l.kind = workloads::LayerKind::Linear;
+    l.out_features = t.shape[0];
+    l.in_features = t.shape[1];
+    l.weight = t.name;
+    m.layers.push_back(l);
+    m.weights[t.name] = std::move(t);
+  }
+  if (m.layers.empty()) throw InputError(name + ": no 2-D weight tensor to run as a Linear layer");
+  return m;
+}
+
+workloads::LoweringOptions default_lowering(const std::string& name) {
+  const auto zoo = workloads::zoo_model_names();
+  if (std::find(zoo.begin(), zoo.end(), name) != zoo.end()) return workloads::zoo_lowering_defaults(name);
+  workloads::LoweringOptions o;
+  o.seq_len = 128;  // checkpoints: 128 tokens per sequence unless told otherwise
+  return o;
+}
+
+std::vector<GemmOp> model_ops(const workloads::Model& model, const std::string& spec,
+                              const ModelRunOptions& opt, const std::string& prefix) {
+  workloads::TraceBuildOptions tb;
+  tb.dtype = to_string(opt.dtype);
+  tb.payload = false;
+  // Shapes-only models carry the pattern as a label (no values to prune); the timing
+  // model needs only the label.
+  const auto built = workloads::build_trace(model, opt.lowering, workloads::PruneSpec::parse(spec), {}, tb);
+  std::vector<GemmOp> ops;
+  for (const auto& t : built.trace.ops) ops.push_back(op_from_trace(t, prefix));
+  return ops;
+}
+
+}  // namespace stcsim

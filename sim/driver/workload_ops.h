@@ -1,0 +1,37 @@
+// Simulator ops from workloads: trace files (format 0 or 1), models (real, zoo or a
+// user's checkpoint) lowered and pruned. Nothing here knows about SystemC.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "models/common/gemm_op.h"
+#include "workloads/layer.h"
+#include "workloads/lowering/lowering.h"
+#include "workloads/trace/trace.h"
+
+namespace stcsim {
+
+// The op a trace line describes. Its sparsity label maps onto the tensor core: "N:M"
+// runs as mma.sp; "block:RxC" keeps the dense datapath (no block skipping is modelled
+// yet) and is reported in weight_pattern; "block:RxC+N:M" runs as N:M.
+GemmOp op_from_trace(const workloads::TraceOp& t, const std::string& prefix = "");
+
+// Reads a trace of format 0 or 1 (by its header).
+std::vector<GemmOp> read_any_trace(const std::string& path, Dtype default_dtype);
+
+// A real model (needs the fetch), a zoo model, or a path to a checkpoint (.safetensors,
+// .npy, ...) whose 2-D tensors become Linear layers [out, in] in file order.
+workloads::Model load_any_model(const std::string& name_or_path);
+// The lowering a model is usually run at (zoo defaults; batch 1 otherwise).
+workloads::LoweringOptions default_lowering(const std::string& name_or_path);
+
+struct ModelRunOptions {
+  workloads::LoweringOptions lowering;
+  Dtype dtype = Dtype::FP16;
+};
+// The model's GEMMs pruned with `spec` (a workloads PruneSpec string), named
+// "<prefix><layer>".
+std::vector<GemmOp> model_ops(const workloads::Model& model, const std::string& spec,
+                              const ModelRunOptions& opt, const std::string& prefix);
+
+}  // namespace stcsim
