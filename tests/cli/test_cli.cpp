@@ -117,3 +117,64 @@ TEST_CASE("cli_functional_mode_writes_npy_and_errors", "[cli]") {
   CHECK(std::filesystem::file_size(f["y_file"].get<std::string>()) >= 64 * 32 * 4);
   CHECK(run_stcsim("run --arch a100 --gemm 64x32x128 --functional -q").status == 2);  // needs --out
 }
+
+TEST_CASE("cli_models_lists_real_and_shapes_only", "[cli]") {
+  const auto r = run_stcsim("models");
+  CHECK(r.status == 0);
+  for (const char* m : {"ppocrv4_rec", "resnet34_face", "mobilenetv1_faceres", "rdn_esrgan_thick"})
+    CHECK_THAT(r.out, Catch::Contains(std::string(m) + "\treal weights"));
+  for (const char* m : {"bert_base", "bert_large", "gpt2", "llama2_7b", "vit_b16", "resnet50", "dlrm_mlperf"})
+    CHECK_THAT(r.out, Catch::Contains(std::string(m) + "\tshapes only"));
+}
+
+TEST_CASE("cli_trace_v1_written_then_run", "[cli]") {
+  const std::string d = temp_dir("tv1");
+  // A shapes-only model: synthetic trace with sparsity labels, no payload.
+  const auto w = run_stcsim("trace --model bert_base --seq 128 --prune 2:4 --out " + d + "/bert.trace");
+  INFO(w.err);
+  REQUIRE(w.status == 0);
+  std::ifstream t(d + "/bert.trace");
+  std::string text((std::istreambuf_iterator<char>(t)), {});
+  CHECK_THAT(text, Catch::Contains("stcsim-trace 1"));
+  CHECK_THAT(text, Catch::Contains("synthetic true"));
+  const auto j = run_stats("--arch a100 --trace " + d + "/bert.trace --no-dense-baseline");
+  REQUIRE(j["ops"].size() == 48);  // 12 layers x (qkv, attn out, mlp up, mlp down)
+  CHECK(j["ops"][0]["sparsity"] == "2:4");
+  CHECK(j["ops"][0]["m"] == 128);
+  // Bad traces are input errors naming the file.
+  std::ofstream(d + "/bad.trace") << "stcsim-trace 1\nmodel x\nsynthetic true\ndtype fp16\nops 1\nop a m=0 n=1 k=1\n";
+  const auto bad = run_stcsim("run --arch a100 --trace " + d + "/bad.trace");
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, Catch::Contains("bad.trace"));
+  CHECK(run_stcsim("trace --model no_such_model --out " + d + "/x.trace").status == 2);
+  CHECK(run_stcsim("trace --model bert_base --prune block:7@0.5 --out " + d + "/x.trace").status == 2);
+}
+
+TEST_CASE("cli_real_model_pruned_side_by_side", "[cli]") {
+  if (std::getenv("STCSIM_SKIP_REAL_MODELS")) {
+    WARN("skipped: STCSIM_SKIP_REAL_MODELS is set");
+    return;
+  }
+  const std::string d = temp_dir("real");
+  const auto r = run_stcsim("run --arch a100 --model ppocrv4_rec --prune dense,2:4,block:32x32@0.5 --out " + d);
+  INFO(r.err);
+  REQUIRE(r.status == 0);  // fails with the fetch command in stderr when the model is not fetched
+  CHECK_THAT(r.out, Catch::Contains("Variants (whole model)"));
+  std::ifstream in(d + "/stats.json");
+  const auto j = nlohmann::json::parse(in);
+  CHECK(j["ops"].size() == 3 * 47);
+  int on_sparse = 0;
+  for (const auto& op : j["ops"])
+    if (op["sparsity"] == "2:4") {
+      ++on_sparse;
+      CHECK(op["speedup_vs_dense"].get<double>() > 0);
+    }
+  CHECK(on_sparse >= 30);  // layers whose K is not a multiple of 4 (the stem, depthwise) stay dense
+  // Small layers gain little or lose (docs/notes.md); the model as a whole must not lose.
+  CHECK(j["total"]["speedup_vs_dense"].get<double>() >= 0.9);
+  // A trace of the real pruned model carries its weights in the payload.
+  const auto w = run_stcsim("trace --model ppocrv4_rec --prune 2:4 --out " + d + "/ocr.trace");
+  REQUIRE(w.status == 0);
+  CHECK(std::filesystem::file_size(d + "/ocr.trace.bin") > 1000000);
+  CHECK(run_stats("--arch a100 --trace " + d + "/ocr.trace --no-dense-baseline")["ops"].size() == 47);
+}
