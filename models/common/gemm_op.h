@@ -9,8 +9,10 @@
 // its [M,N] row-major layout (see kernel_problem).
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "models/common/mma_kind.h"
 
@@ -25,6 +27,9 @@ struct GemmOp {
   // The pruning the weights carry when it is not one the tensor core exploits (e.g.
   // "block:32x32" on a datapath that does not skip blocks); reported, not simulated.
   std::string weight_pattern;
+  // The weight values when a trace carries them: W as [batch * n, k] row-major, pruned
+  // (zeros where pruned). Only functional mode reads them; timing needs shapes only.
+  std::shared_ptr<const std::vector<float>> weights;
 
   MmaKind kind() const { return MmaKind{dtype, sparsity}; }
   // Dense-equivalent operations (2 per FMA of the dense GEMM), as sparse peaks are quoted.

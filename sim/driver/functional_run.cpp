@@ -29,15 +29,20 @@ struct Operand {
   std::vector<std::uint32_t> bits;
 };
 
+// `given`: values to use (a trace's real weights) instead of seeded random ones.
 Operand make_operand(std::int64_t rows, std::int64_t cols, Dtype d, std::mt19937_64& rng, double scale,
-                     NmSparsity prune) {
+                     NmSparsity prune, const std::vector<float>* given = nullptr) {
   std::normal_distribution<double> normal(0.0, scale);
   std::uniform_int_distribution<int> ints(-127, 127);
   std::vector<float> v(std::size_t(rows * cols));
-  for (auto& x : v) x = d == Dtype::INT8 ? float(ints(rng)) : float(normal(rng));
-  v[0] = d == Dtype::INT8 ? 3.0f : 0.75f;  // never all zero
-  if (!prune.dense())
-    v = sparse::prune_magnitude(v, int(rows), int(cols), sparse::NmPattern{prune.n, prune.m});
+  if (given) {
+    v = *given;  // already pruned as the trace says
+  } else {
+    for (auto& x : v) x = d == Dtype::INT8 ? float(ints(rng)) : float(normal(rng));
+    v[0] = d == Dtype::INT8 ? 3.0f : 0.75f;  // never all zero
+    if (!prune.dense())
+      v = sparse::prune_magnitude(v, int(rows), int(cols), sparse::NmPattern{prune.n, prune.m});
+  }
   Operand o;
   o.values.resize(v.size());
   o.bits.resize(v.size());
@@ -64,7 +69,7 @@ void save(const std::string& path, std::int64_t rows, std::int64_t cols, std::ve
 
 nlohmann::json run_functional(const OpResult& r, const FunctionalOptions& opt, int index) {
   const GemmOp& op = r.op;
-  if (op.batch != 1) throw InputError(op.name + ": --functional computes batch-1 GEMMs only (batch " + std::to_string(op.batch) + ")");
+  if (op.batch != 1) return {{"skipped", "batched (grouped) GEMMs are not computed in functional mode"}};
   if (double(op.m) * op.n * op.k > 2e10)
     throw InputError(op.name + ": --functional computes every product; " + std::to_string(op.m) + "x" +
                      std::to_string(op.n) + "x" + std::to_string(op.k) + " is too large (at most 2e10 MACs)");
@@ -73,7 +78,9 @@ nlohmann::json run_functional(const OpResult& r, const FunctionalOptions& opt, i
                      op.sparsity.str());
   std::mt19937_64 rng(opt.seed + 7919 * std::uint64_t(index));
   const Operand x = make_operand(op.m, op.k, op.dtype, rng, 1.0, {});
-  const Operand w = make_operand(op.n, op.k, op.dtype, rng, 1.0 / std::sqrt(double(op.k)), op.sparsity);
+  // The weights are the trace's when it carries them; activations are always seeded.
+  const Operand w = make_operand(op.n, op.k, op.dtype, rng, 1.0 / std::sqrt(double(op.k)), op.sparsity,
+                                 op.weights ? op.weights.get() : nullptr);
 
   functional::GemmValuesRequest req;
   req.m = op.m;
@@ -98,6 +105,7 @@ nlohmann::json run_functional(const OpResult& r, const FunctionalOptions& opt, i
 
   nlohmann::json j;
   j["numerics"] = req.model.name;
+  j["weights"] = op.weights ? "from the trace" : "seeded random";
   j["x_file"] = stem + "_x.npy";
   j["w_file"] = stem + "_w.npy";
   j["y_file"] = stem + "_y.npy";

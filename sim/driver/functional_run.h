@@ -18,9 +18,10 @@ struct FunctionalOptions {
   std::uint64_t seed = 1;
 };
 
-// `r` is the op's timing result (its mapping fixes the split-K order). Operands are
-// seeded random values, never all zero, the weights pruned by magnitude to the op's
-// N:M pattern when it has one. Returns what was written and the error figures.
+// `r` is the op's timing result (its mapping fixes the split-K order). The weights are
+// the trace's when it carries them (op.weights), else seeded random values pruned by
+// magnitude to the op's N:M pattern; activations are seeded random, never all zero.
+// Returns what was written and the error figures.
 nlohmann::json run_functional(const OpResult& r, const FunctionalOptions& opt, int index);
 
 }  // namespace stcsim

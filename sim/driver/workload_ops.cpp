@@ -4,6 +4,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "models/numerics/float_format.h"
+#include "models/sparse/bsr.h"
+#include "models/sparse/nm_compress.h"
 #include "sim/core/input_error.h"
 #include "sim/driver/gemm_list.h"
 #include "workloads/loaders/load_weights.h"
@@ -14,6 +17,32 @@
 
 namespace stcsim {
 
+namespace {
+
+// The logical (uncompressed, pruned) weight a trace op carries, decoded to fp32.
+std::shared_ptr<const std::vector<float>> trace_weights(const workloads::TraceOp& t) {
+  if (t.values_dtype.empty()) return nullptr;
+  std::vector<std::uint32_t> bits;
+  const std::int64_t rows = std::int64_t(t.batch) * t.n, cols = t.k;
+  if (!t.metadata_format.empty()) {
+    bits = sparse::uncompress(t.compressed());
+  } else if (t.has_block_map()) {
+    const sparse::Bsr b = t.bsr();
+    const auto padded = sparse::from_bsr(b);  // whole blocks: crop to [rows, cols]
+    bits.resize(std::size_t(rows * cols));
+    for (std::int64_t r = 0; r < rows; ++r)
+      std::copy_n(&padded[std::size_t(r * b.cols)], cols, &bits[std::size_t(r * cols)]);
+  } else {
+    bits = t.values;
+  }
+  const auto fmt = t.values_dtype == "fp16" ? numerics::FloatFormat::FP16 : numerics::FloatFormat::FP32;
+  auto out = std::make_shared<std::vector<float>>(bits.size());
+  for (std::size_t i = 0; i < bits.size(); ++i) (*out)[i] = float(numerics::decode(fmt, bits[i]));
+  return out;
+}
+
+}  // namespace
+
 GemmOp op_from_trace(const workloads::TraceOp& t, const std::string& prefix) {
   GemmOp op;
   op.name = prefix + t.name;
@@ -22,6 +51,7 @@ GemmOp op_from_trace(const workloads::TraceOp& t, const std::string& prefix) {
   op.k = t.k;
   op.batch = t.batch;
   op.dtype = parse_dtype(t.dtype);
+  op.weights = trace_weights(t);
   const auto spec = workloads::PruneSpec::parse_label(t.sparsity);
   using Kind = workloads::PruneSpec::Kind;
   if (spec.kind == Kind::Nm) op.sparsity = {spec.nm.n, spec.nm.m};

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <cstring>
 #include <fstream>
 
 #include "tests/support/run_stcsim.h"
@@ -177,4 +178,43 @@ TEST_CASE("cli_real_model_pruned_side_by_side", "[cli]") {
   REQUIRE(w.status == 0);
   CHECK(std::filesystem::file_size(d + "/ocr.trace.bin") > 1000000);
   CHECK(run_stats("--arch a100 --trace " + d + "/ocr.trace --no-dense-baseline")["ops"].size() == 47);
+}
+
+TEST_CASE("cli_functional_mode_uses_trace_weights", "[cli]") {
+  const std::string d = temp_dir("ftrace");
+  // A checkpoint with one 2-D weight [16, 32] of small integers (exact in fp16).
+  {
+    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (16, 32), }";
+    header.append(118 - header.size(), ' ');
+    header += '\n';
+    std::ofstream f(d + "/w.npy", std::ios::binary);
+    f.write("\x93NUMPY\x01\x00", 8);
+    const std::uint16_t len = std::uint16_t(header.size());
+    f.write(reinterpret_cast<const char*>(&len), 2);
+    f << header;
+    for (int i = 0; i < 16 * 32; ++i) {
+      const float v = float((i * 7) % 11) - 5.0f;
+      f.write(reinterpret_cast<const char*>(&v), 4);
+    }
+  }
+  REQUIRE(run_stcsim("trace --model " + d + "/w.npy --seq 8 --prune 2:4 --out " + d + "/w.trace").status == 0);
+  REQUIRE(run_stcsim("run --arch a100 --trace " + d + "/w.trace --functional --no-dense-baseline -q --out " + d).status == 0);
+  std::ifstream in(d + "/stats.json");
+  const auto j = nlohmann::json::parse(in);
+  const auto& f = j["ops"][0]["functional"];
+  CHECK(f["weights"] == "from the trace");
+  // The weights written back are the pruned checkpoint: every group of 4 keeps at most 2.
+  std::ifstream w(f["w_file"].get<std::string>(), std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(w)), {});
+  REQUIRE(bytes.size() >= 16 * 32 * 4);
+  const char* data = bytes.data() + bytes.size() - 16 * 32 * 4;
+  for (int g = 0; g < 16 * 32 / 4; ++g) {
+    int nonzero = 0;
+    for (int i = 0; i < 4; ++i) {
+      float v;
+      std::memcpy(&v, data + 4 * (4 * g + i), 4);
+      nonzero += v != 0.0f;
+    }
+    CHECK(nonzero <= 2);
+  }
 }
