@@ -13,6 +13,8 @@ packages=(
   libyaml-cpp-dev     # configs
   nlohmann-json3-dev  # stats.json
   libcli11-dev        # command line
+  gnuplot-nox         # PNG plots (validate, sweep reports)
+  slurm-wlm munge     # the single-node Slurm test of job-array sweeps
 )
 
 missing=()

@@ -14,5 +14,9 @@ Command add_presets_command(CLI::App& app);
 Command add_components_command(CLI::App& app);
 Command add_models_command(CLI::App& app);
 Command add_trace_command(CLI::App& app);
+Command add_validate_command(CLI::App& app);
+Command add_sweep_command(CLI::App& app);
+Command add_sweep_merge_command(CLI::App& app);
+Command add_report_command(CLI::App& app);
 
 }  // namespace stcsim

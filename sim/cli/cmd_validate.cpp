@@ -1,0 +1,138 @@
+// `stcsim validate`: the simulator against measured GPUs. Reads the harness's
+// measurement files (validation/harness, docs/validation.md), simulates every GEMM with
+// the matching preset, the kernel's own mapping and the observed SM clock (each in a
+// child `stcsim run`), prints predicted versus measured times, MAPE, Pearson and
+// Spearman, 2:4 speedups and numerics agreement, and writes report.json and a gnuplot
+// scatter plot. Exit status 1 when MAPE exceeds --max-mape.
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <optional>
+#include <thread>
+
+#include "sim/cli/commands.h"
+#include "sim/core/input_error.h"
+#include "sim/driver/stats_json.h"
+#include "validation/compare/measurements.h"
+#include "validation/compare/report.h"
+#include "validation/compare/scatter_plot.h"
+#include "validation/compare/simulate.h"
+
+namespace stcsim {
+
+namespace {
+
+struct ValidateOptions {
+  std::string measurements;
+  std::optional<double> max_mape;
+  std::string arch;
+  std::string out = "out/validate";
+  std::string stcsim = "/proc/self/exe";
+  int jobs = int(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
+  bool preset_clock = false;
+  std::vector<std::string> overrides;
+};
+
+// One device per validation; its preset from --arch, the files, or the device name.
+std::string choose_arch(const ValidateOptions& o,
+                        const std::vector<validation::MeasurementFile>& files) {
+  for (const auto& f : files)
+    if (f.device_name != files[0].device_name)
+      throw InputError("--measurements: files from several devices ('" + files[0].device_name +
+                       "', '" + f.device_name + "'); validate one device at a time");
+  if (!o.arch.empty()) return o.arch;
+  if (!files[0].preset.empty()) return files[0].preset;
+  const std::string p = validation::preset_for_device(files[0].device_name);
+  if (p.empty())
+    throw InputError("no preset known for device '" + files[0].device_name + "': pass --arch");
+  return p;
+}
+
+int run_validate(const ValidateOptions& o) {
+  using namespace validation;
+  const std::vector<MeasurementFile> files = load_measurements(o.measurements);
+  ValidationReport r;
+  r.arch = choose_arch(o, files);
+  r.device = files[0].device_name;
+  std::vector<SimJob> jobs;
+  std::vector<std::size_t> job_rows;
+  for (const auto& f : files) {
+    r.files.push_back(f.path);
+    r.synthetic = r.synthetic || f.synthetic;
+    for (const auto& g : f.gemms) {
+      ComparedGemm row;
+      row.measured = g;
+      std::optional<double> clock =
+          o.preset_clock ? std::nullopt : (g.sm_clock_mhz ? g.sm_clock_mhz : f.sm_clock_mhz);
+      std::vector<std::string> args;
+      row.simulated = simulation_args(g, r.arch, clock, o.overrides, args, row.why_not);
+      if (row.simulated) {
+        const std::string dir =
+            o.out + "/sim/" + std::to_string(jobs.size()) + "_" + g.kernel + "_" + g.shape();
+        jobs.push_back(SimJob{args, dir});
+        job_rows.push_back(r.rows.size());
+      }
+      r.rows.push_back(std::move(row));
+    }
+  }
+  if (jobs.empty()) throw InputError(o.measurements + ": no measured GEMM the simulator can run");
+  if (r.device.find("H200") != std::string::npos && r.arch == "h100")
+    std::cerr << "note: H200 simulated with the h100 preset (same SMs; HBM3e memory differs)\n";
+  std::cerr << "simulating " << jobs.size() << " GEMMs on " << r.arch << " (" << o.jobs
+            << " at a time)...\n";
+  const std::vector<SimResult> sims = run_simulations(o.stcsim, jobs, o.jobs);
+  for (std::size_t i = 0; i < sims.size(); ++i) r.rows[job_rows[i]].sim = sims[i];
+  r.numerics_preset = sims[0].numerics_preset;
+  summarize(r);
+
+  std::cout << format_report(r);
+  write_file_atomically(o.out, "report.json", report_json(r).dump(2) + "\n");
+  std::cout << "\nWrote " << o.out << "/report.json";
+  const std::string plot = write_scatter_plot(r, o.out);
+  std::cout << (plot.empty() ? ", " + o.out + "/scatter.png" : "; no scatter plot: " + plot)
+            << "\n";
+
+  if (o.max_mape) {
+    const Agreement& a = r.ours.n ? r.ours : r.vendor;
+    if (!(a.mape_percent <= *o.max_mape)) {
+      std::cerr << "stcsim validate: MAPE " << a.mape_percent << "% exceeds --max-mape "
+                << *o.max_mape << "%\n";
+      return 1;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command add_validate_command(CLI::App& app) {
+  auto o = std::make_shared<ValidateOptions>();
+  auto* sub = app.add_subcommand(
+      "validate",
+      "Compare the simulator with GPU measurements (files written by the validation harness): "
+      "per-GEMM error, MAPE, Pearson and Spearman, 2:4 speedups, numerics agreement, scatter plot");
+  sub->add_option("--measurements", o->measurements,
+                  "a measurement JSON file, or a directory of them")
+      ->required();
+  sub->add_option("--max-mape", o->max_mape,
+                  "exit with status 1 when the MAPE (percent; of our kernels, or of the vendor "
+                  "libraries when none of ours was measured) exceeds this");
+  sub->add_option("--arch", o->arch,
+                  "preset or YAML to simulate (default: from the measured device)");
+  sub->add_option("--out", o->out,
+                  "directory for report.json, scatter.png and the simulations' stats")
+      ->capture_default_str();
+  sub->add_option("--stcsim", o->stcsim,
+                  "the stcsim binary to run simulations with (default: this one)");
+  sub->add_option("-j,--jobs", o->jobs, "simulations run at once")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  sub->add_flag(
+      "--preset-clock", o->preset_clock,
+      "simulate at the preset's clock instead of the SM clock observed during the measurement");
+  sub->add_option("-p,--param", o->overrides,
+                  "override a parameter in every simulation: section.key=value (repeatable)");
+  return [o] { return run_validate(*o); };
+}
+
+}  // namespace stcsim

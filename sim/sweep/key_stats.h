@@ -1,0 +1,12 @@
+// What a sweep keeps of one `stcsim run`: the key stats of its stats.json.
+#pragma once
+#include <nlohmann/json.hpp>
+
+namespace stcsim::sweep {
+
+// Key stats from a `stcsim run` stats.json: the run's `total` less host times, the op
+// count, and the tensor-core width (multipliers over the GPU, per cycle, for the
+// workload's dtype; the same for its sparse runs), the area proxy of the Pareto plot.
+nlohmann::json key_stats(const nlohmann::json& stats_json);
+
+}  // namespace stcsim::sweep

@@ -1,0 +1,152 @@
+#include "sim/sweep/sweep_plan.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "sim/core/input_error.h"
+
+namespace stcsim::sweep {
+
+std::string Point::value_of(const std::string& key) const {
+  for (const auto& [k, v] : values)
+    if (k == key) return v;
+  return "";
+}
+
+namespace {
+
+// FNV-1a: a stable fingerprint of a trace's content (std::hash may differ between builds).
+std::string fingerprint_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "unreadable";
+  std::uint64_t h = 1469598103934665603ull;
+  char buf[65536];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    for (std::streamsize i = 0; i < in.gcount(); ++i)
+      h = (h ^ std::uint8_t(buf[i])) * 1099511628211ull;
+    if (!in) break;
+  }
+  std::ostringstream os;
+  os << std::hex << h;
+  return os.str();
+}
+
+}  // namespace
+
+SweepPlan::SweepPlan(SweepSpec spec) : spec_(std::move(spec)) {
+  for (const auto& a : spec_.axes) {
+    count_ *= std::int64_t(a.values.size());
+    if (count_ > kMaxPoints)
+      throw InputError(spec_.file + ": the sweep has more than " + std::to_string(kMaxPoints) +
+                       " points; split it into several sweeps");
+  }
+  // The reference: the named value on each axis it mentions, the first value elsewhere.
+  std::int64_t id = 0;
+  for (const auto& a : spec_.axes) {
+    std::size_t pick = 0;
+    bool named = false;
+    for (std::size_t i = 0; i < a.values.size() && !named; ++i) {
+      bool all = true, any = false;
+      for (std::size_t k = 0; k < a.keys.size(); ++k) {
+        auto it = spec_.reference.find(a.keys[k]);
+        if (it == spec_.reference.end()) continue;
+        any = true;
+        all = all && it->second == a.values[i][k];
+      }
+      if (!any) break;
+      if (all) pick = i, named = true;
+    }
+    bool mentioned = false;
+    for (const auto& k : a.keys) mentioned = mentioned || spec_.reference.count(k);
+    if (mentioned && !named)
+      throw InputError(spec_.reference_where.str() + ": reference values for '" + a.name +
+                       "' match none of its values in 'vary'");
+    id = id * std::int64_t(a.values.size()) + std::int64_t(pick);
+  }
+  reference_id_ = id;
+}
+
+Point SweepPlan::point(std::int64_t id) const {
+  Point p;
+  p.id = id;
+  p.index.assign(spec_.axes.size(), 0);
+  // Mixed radix, last axis fastest.
+  std::int64_t rest = id;
+  for (std::size_t a = spec_.axes.size(); a-- > 0;) {
+    const auto n = std::int64_t(spec_.axes[a].values.size());
+    p.index[a] = std::size_t(rest % n);
+    rest /= n;
+  }
+  for (std::size_t a = 0; a < spec_.axes.size(); ++a) {
+    const Axis& ax = spec_.axes[a];
+    for (std::size_t k = 0; k < ax.keys.size(); ++k)
+      p.values.emplace_back(ax.keys[k], ax.values[p.index[a]][k]);
+  }
+  return p;
+}
+
+std::vector<std::string> SweepPlan::varied_keys() const {
+  std::vector<std::string> out;
+  for (const auto& a : spec_.axes) out.insert(out.end(), a.keys.begin(), a.keys.end());
+  return out;
+}
+
+std::string SweepPlan::base_for(const Point& p) const {
+  const std::string v = p.value_of("base");
+  return v.empty() ? spec_.base : v;
+}
+
+std::string SweepPlan::dtype_for(const Point& p, const WorkloadSpec& w) const {
+  const std::string v = p.value_of("dtype");
+  return !v.empty() ? v : !w.dtype.empty() ? w.dtype : spec_.dtype;
+}
+
+std::string SweepPlan::sparsity_for(const Point& p) const {
+  const std::string v = p.value_of("sparsity");
+  return v.empty() ? spec_.sparsity : v;
+}
+
+nlohmann::json SweepPlan::to_json() const {
+  nlohmann::json j;
+  j["schema_version"] = 1;
+  j["name"] = spec_.name;
+  j["base"] = spec_.base;
+  if (spec_.base.find('/') != std::string::npos) j["base_fnv1a"] = fingerprint_file(spec_.base);
+  j["dtype"] = spec_.dtype;
+  j["sparsity"] = spec_.sparsity;
+  j["set"] = nlohmann::json::array();
+  for (const auto& [k, v] : spec_.set) j["set"].push_back({k, v});
+  j["axes"] = nlohmann::json::array();
+  for (const auto& a : spec_.axes)
+    j["axes"].push_back({{"name", a.name}, {"keys", a.keys}, {"values", a.values}});
+  j["workloads"] = nlohmann::json::array();
+  for (const auto& w : spec_.workloads) {
+    nlohmann::json wj{{"name", w.name}, {"dtype", w.dtype.empty() ? spec_.dtype : w.dtype}};
+    if (!w.gemm.empty()) wj["gemm"] = w.gemm;
+    if (!w.trace.empty()) wj["trace"] = w.trace, wj["trace_fnv1a"] = fingerprint_file(w.trace);
+    j["workloads"].push_back(wj);
+  }
+  j["points"] = count_;
+  j["reference_point"] = reference_id_;
+  return j;
+}
+
+Shard parse_shard(const std::string& text) {
+  Shard s;
+  const auto slash = text.find('/');
+  try {
+    if (slash == std::string::npos) throw 0;
+    std::size_t u1 = 0, u2 = 0;
+    s.index = std::stoll(text.substr(0, slash), &u1);
+    s.count = std::stoll(text.substr(slash + 1), &u2);
+    if (u1 != slash || u2 != text.size() - slash - 1) throw 0;
+  } catch (...) {
+    throw InputError("--shard " + text + ": expected I/N, e.g. --shard 0/4 (I counts from 0)");
+  }
+  if (s.count < 1 || s.index < 0 || s.index >= s.count)
+    throw InputError("--shard " + text + ": need N >= 1 and 0 <= I < N (I counts from 0)");
+  return s;
+}
+
+}  // namespace stcsim::sweep

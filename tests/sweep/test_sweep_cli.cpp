@@ -1,0 +1,136 @@
+// `stcsim sweep` through the binary: nothing runs for an invalid spec, failing points
+// are recorded and the sweep goes on, a folder is locked while a sweep writes to it and
+// refuses a different sweep, --retry-failed, --timeout, --dry-run, exit statuses.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tests/support/run_stcsim.h"
+
+using namespace stcsim::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Removes a test's scratch folder when the test case ends, pass or fail.
+struct RemoveOnExit {
+  std::string path;
+  ~RemoveOnExit() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
+std::string write_spec(const std::string& dir, const std::string& body) {
+  const std::string path = dir + "/spec.yaml";
+  std::ofstream(path) << "schema_version: 1\n" << body;
+  return path;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+nlohmann::json table(const std::string& out) {
+  return nlohmann::json::parse(slurp(out + "/results.json"));
+}
+
+}  // namespace
+
+TEST_CASE("sweep_cli_invalid_spec_runs_nothing", "[sweep]") {
+  const std::string d = temp_dir("inval");
+  const RemoveOnExit cleanup{d};
+  const auto spec = write_spec(
+      d, "base: a100\nworkloads: [256x256x256]\nvary:\n  l2.ways: [16, 32]\n  l2.slicez: [8]\n");
+  const auto r = run_stcsim("sweep " + spec + " --out " + d + "/out");
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, Catch::Contains("spec.yaml:6") && Catch::Contains("l2.slicez") &&
+                        Catch::Contains("nearest valid key: 'l2.slices'"));
+  CHECK(!fs::exists(d + "/out"));  // rejected before anything ran or was created
+  CHECK(run_stcsim("sweep " + d + "/missing.yaml --out " + d + "/out").status == 2);
+  CHECK(run_stcsim("sweep " + spec).status != 0);  // --out is required
+  CHECK(run_stcsim("sweep " + spec + " --out " + d + "/o --shard 3/3").status == 2);
+}
+
+TEST_CASE("sweep_cli_failing_point_is_recorded_and_the_sweep_goes_on", "[sweep]") {
+  const std::string d = temp_dir("fail");
+  const RemoveOnExit cleanup{d};
+  // V100 has no bf16 tensor cores: those points fail at run time, the others run.
+  const auto spec =
+      write_spec(d,
+                 "base: v100\nworkloads: [256x256x256]\nvary:\n  dtype: [fp16, bf16]\n"
+                 "  l2.ways: [8, 16]\n");
+  const std::string out = d + "/out";
+  const auto r = run_stcsim("sweep " + spec + " --out " + out + " -j 2 -q");
+  INFO(r.err);
+  CHECK(r.status == 1);
+  CHECK_THAT(r.err, Catch::Contains("4/4 points done") && Catch::Contains("2 failed"));
+  const auto t = table(out);
+  REQUIRE(t["rows"].size() == 4);
+  for (const auto& row : t["rows"]) {
+    const bool bf16 = row["dtype"] == "bf16";
+    CHECK(row["status"] == (bf16 ? "failed" : "ok"));
+    if (bf16)
+      CHECK_THAT(row["error"].get<std::string>(),
+                 Catch::Contains("exit status 2") && Catch::Contains("bf16"));
+    else
+      CHECK(row["cycles"].get<double>() > 0);
+  }
+  // The point file keeps the command that reproduces it.
+  const auto p = nlohmann::json::parse(slurp(out + "/points/p00000002.json"));
+  CHECK_THAT(p["workloads"][0]["command"].get<std::string>(),
+             Catch::Contains("stcsim run --arch v100 -p l2.ways=8 --dtype bf16"));
+  // A rerun skips everything, failures included, unless asked to retry them.
+  const auto again = run_stcsim("sweep " + spec + " --out " + out + " -q");
+  CHECK(again.status == 1);
+  CHECK_THAT(again.err, Catch::Contains("(4 from before, 0 now, 2 failed)"));
+  const auto retry = run_stcsim("sweep " + spec + " --out " + out + " -q --retry-failed");
+  CHECK_THAT(retry.err, Catch::Contains("(2 from before, 2 now, 2 failed)"));
+}
+
+TEST_CASE("sweep_cli_folder_holds_one_sweep_at_a_time", "[sweep]") {
+  const std::string d = temp_dir("lock");
+  const RemoveOnExit cleanup{d};
+  const auto spec =
+      write_spec(d, "base: a100\nworkloads: [128x128x128]\nvary:\n  l2.ways: [8, 16]\n");
+  const std::string out = d + "/out";
+  REQUIRE(run_stcsim("sweep " + spec + " --out " + out + " -q").status == 0);
+  // Another spec into the same folder: refused, the results stay.
+  const auto other =
+      write_spec(d, "base: a100\nworkloads: [128x128x128]\nvary:\n  l2.ways: [8, 32]\n");
+  const auto r = run_stcsim("sweep " + other + " --out " + out + " -q");
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, Catch::Contains("different sweep"));
+  // While a sweep holds the folder's lock, a second one is refused.
+  const int fd = ::open((out + "/.lock").c_str(), O_RDWR);
+  REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);
+  const auto locked = run_stcsim("sweep " + spec + " --out " + out + " -q");
+  ::close(fd);
+  CHECK(locked.status == 2);
+  CHECK_THAT(locked.err, Catch::Contains("another stcsim sweep is writing"));
+}
+
+TEST_CASE("sweep_cli_timeout_and_dry_run", "[sweep]") {
+  const std::string d = temp_dir("timeout");
+  const RemoveOnExit cleanup{d};
+  const auto spec =
+      write_spec(d, "base: a100\nworkloads: [8192x8192x8192]\nvary:\n  l2.ways: [8, 16]\n");
+  const auto dry = run_stcsim("sweep " + spec + " --out " + d + "/dry --dry-run --shard 1/2");
+  CHECK(dry.status == 0);
+  CHECK(dry.out == "p1 l2.ways=16\n");
+  CHECK(!fs::exists(d + "/dry"));
+  const auto r = run_stcsim("sweep " + spec + " --out " + d + "/out -q -j 2 --timeout 0.3");
+  CHECK(r.status == 1);
+  const auto t = table(d + "/out");
+  REQUIRE(t["rows"].size() == 2);
+  CHECK_THAT(t["rows"][0]["error"].get<std::string>(), Catch::Contains("timed out"));
+}

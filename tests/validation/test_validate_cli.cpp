@@ -1,0 +1,96 @@
+// `stcsim validate` end to end on a SYNTHETIC measurement file (fixtures/, clearly marked:
+// made-up times on tiny GEMMs, no GPU involved): the report's statistics follow from its
+// own predicted/measured pairs, the exit status follows --max-mape, input errors exit 2.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "tests/support/run_stcsim.h"
+#include "validation/compare/statistics.h"
+
+using namespace stcsim;
+
+namespace {
+const std::string kFixture =
+    std::string(STCSIM_VALIDATION_FIXTURES) + "/synthetic_measurements.json";
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+}  // namespace
+
+TEST_CASE("validate_synthetic_report_and_statistics", "[cli][validation]") {
+  const std::string out = test::temp_dir("validate");
+  const test::ProcResult r =
+      test::run_stcsim("validate --measurements " + kFixture + " --out " + out + " -j 2");
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("SYNTHETIC") != std::string::npos);
+  CHECK(r.out.find("MAPE") != std::string::npos);
+  CHECK(r.out.find("no block-sparse model") != std::string::npos);
+  const nlohmann::json rep = read_json(out + "/report.json");
+  CHECK(rep["synthetic"] == true);
+  CHECK(rep["arch"] == "h100");
+  std::vector<double> pred, meas;
+  int simulated = 0;
+  for (const auto& g : rep["gemms"]) {
+    if (!g["simulated"].get<bool>()) continue;
+    ++simulated;
+    if (g["kernel"].get<std::string>().rfind("stcsim_", 0) != 0) continue;
+    pred.push_back(g["predicted_us"].get<double>());
+    meas.push_back(g["measured_us"].get<double>());
+    CHECK(g["sim_clock_mhz"].get<double>() > 1700);  // the observed clock, not the preset's 1830
+  }
+  CHECK(simulated == 6);  // all but the BSR entry
+  REQUIRE(pred.size() == 4);
+  CHECK(rep["ours"]["n"] == 4);
+  CHECK(rep["ours"]["mape_percent"].get<double>() == Approx(validation::mape_percent(pred, meas)));
+  CHECK(rep["ours"]["pearson"].get<double>() == Approx(validation::pearson(pred, meas)));
+  CHECK(rep["ours"]["spearman"].get<double>() == Approx(validation::spearman(pred, meas)));
+  // Speedups pair each 2:4 run with its dense twin: 5.0/4.0 and 3.0/2.5 measured.
+  REQUIRE(rep["speedups"].size() == 3);
+  CHECK(rep["speedups"][0]["measured"].get<double>() == Approx(1.25));
+  CHECK(rep["speedups"][1]["measured"].get<double>() == Approx(1.2));
+  CHECK(rep["numerics_preset"] == "h100");
+  CHECK(std::filesystem::exists(out + "/scatter.gp"));
+  if (r.out.find("scatter.png") != std::string::npos) {
+    std::ifstream png(out + "/scatter.png", std::ios::binary);
+    char magic[4] = {};
+    png.read(magic, 4);
+    CHECK(std::string(magic + 1, 3) == "PNG");
+  }
+  std::filesystem::remove_all(out);
+}
+
+TEST_CASE("validate_exit_status_follows_max_mape", "[cli][validation]") {
+  const std::string out = test::temp_dir("validate_mape");
+  const std::string base = "validate --measurements " + kFixture + " --out " + out;
+  CHECK(test::run_stcsim(base + " --max-mape 1000").status == 0);
+  const test::ProcResult fail = test::run_stcsim(base + " --max-mape 0.001");
+  CHECK(fail.status == 1);
+  CHECK(fail.err.find("exceeds --max-mape") != std::string::npos);
+  // Just above / below the report's own MAPE.
+  const double mape = read_json(out + "/report.json")["ours"]["mape_percent"].get<double>();
+  CHECK(test::run_stcsim(base + " --max-mape " + std::to_string(mape * 1.001)).status == 0);
+  CHECK(test::run_stcsim(base + " --max-mape " + std::to_string(mape * 0.999)).status == 1);
+  std::filesystem::remove_all(out);
+}
+
+TEST_CASE("validate_input_errors_exit_2", "[cli][validation]") {
+  const std::string out = test::temp_dir("validate_err");
+  CHECK(test::run_stcsim("validate --measurements /nonexistent.json --out " + out).status == 2);
+  std::ofstream(out + "/bad.json")
+      << R"({"schema": "stcsim-measurements/1", "device": {"name": "X"}, "gemms": [{"name": "a"}]})";
+  const test::ProcResult r =
+      test::run_stcsim("validate --measurements " + out + "/bad.json --out " + out);
+  CHECK(r.status == 2);
+  CHECK(r.err.find("missing field 'm'") != std::string::npos);
+  std::ofstream(out + "/unknown.json")
+      << R"({"schema": "stcsim-measurements/1", "device": {"name": "Some GPU"}, "gemms": []})";
+  const test::ProcResult u =
+      test::run_stcsim("validate --measurements " + out + "/unknown.json --out " + out);
+  CHECK(u.status == 2);
+  CHECK(u.err.find("--arch") != std::string::npos);
+  std::filesystem::remove_all(out);
+}

@@ -1,0 +1,151 @@
+#include "validation/compare/measurements.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "sim/core/input_error.h"
+
+namespace stcsim::validation {
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const json& need(const json& j, const char* key, const std::string& where) {
+  if (!j.is_object() || !j.contains(key)) throw InputError(where + ": missing field '" + key + "'");
+  return j.at(key);
+}
+
+template <typename T>
+T get(const json& j, const char* key, const std::string& where) {
+  try {
+    return need(j, key, where).get<T>();
+  } catch (const json::exception& e) {
+    throw InputError(where + ": field '" + key + "': " + e.what());
+  }
+}
+
+std::optional<double> optional_number(const json& j, const char* key) {
+  if (j.is_object() && j.contains(key) && j.at(key).is_number()) return j.at(key).get<double>();
+  return std::nullopt;
+}
+
+MeasuredGemm parse_gemm(const json& g, const std::string& where) {
+  MeasuredGemm r;
+  r.name = get<std::string>(g, "name", where);
+  r.m = get<long long>(g, "m", where);
+  r.n = get<long long>(g, "n", where);
+  r.k = get<long long>(g, "k", where);
+  r.dtype = g.value("dtype", "fp16");
+  r.sparsity = g.value("sparsity", "dense");
+  r.kernel = get<std::string>(g, "kernel", where);
+  r.time_us = get<double>(need(g, "time_us", where), "median", where + ".time_us");
+  if (!(r.time_us > 0)) throw InputError(where + ": time_us.median must be positive");
+  r.runs = need(g, "time_us", where).value("runs", 0);
+  r.sm_clock_mhz = optional_number(g, "sm_clock_mhz_median");
+  if (g.contains("mapping") && g.at("mapping").is_object()) {
+    const json& mp = g.at("mapping");
+    const std::string w = where + ".mapping";
+    MeasuredMapping m;
+    m.cta_m = get<int>(mp, "cta_m", w);
+    m.cta_n = get<int>(mp, "cta_n", w);
+    m.cta_k = get<int>(mp, "cta_k", w);
+    m.warp_m = get<int>(mp, "warp_m", w);
+    m.warp_n = get<int>(mp, "warp_n", w);
+    m.stages = get<int>(mp, "stages", w);
+    m.swizzle = mp.value("swizzle", 1);
+    m.split_k = mp.value("split_k", 1);
+    m.smem_layout = mp.value("smem_layout", "swizzled");
+    r.mapping = m;
+  }
+  if (g.contains("check") && g.at("check").is_object()) {
+    const json& c = g.at("check");
+    r.check_passed = c.value("passed", true);
+    if (c.contains("numerics") && c.at("numerics").contains("presets"))
+      for (const auto& [name, p] : c.at("numerics").at("presets").items())
+        r.numerics.push_back(PresetAgreementRecord{name, p.value("compared", 0),
+                                                   p.value("exact", 0), p.value("max_ulp", 0.0),
+                                                   p.value("mean_ulp", 0.0)});
+  }
+  return r;
+}
+
+}  // namespace
+
+std::string MeasuredMapping::str() const {
+  std::ostringstream os;
+  os << cta_m << "x" << cta_n << "x" << cta_k << "/" << warp_m << "x" << warp_n << " s" << stages
+     << " sw" << swizzle;
+  return os.str();
+}
+
+std::string MeasuredGemm::shape() const {
+  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+}
+
+MeasurementFile parse_measurements(const json& j, const std::string& path) {
+  const std::string schema = get<std::string>(j, "schema", path);
+  if (schema != "stcsim-measurements/1")
+    throw InputError(path + ": schema '" + schema + "', expected 'stcsim-measurements/1'");
+  MeasurementFile f;
+  f.path = path;
+  f.synthetic = j.value("synthetic", false);
+  f.command = j.value("command", "");
+  const json& dev = need(j, "device", path);
+  f.device_name = get<std::string>(dev, "name", path + ".device");
+  f.preset = dev.value("preset", "");
+  if (dev.contains("sm_clock_mhz") && dev.at("sm_clock_mhz").is_object())
+    f.sm_clock_mhz = optional_number(dev.at("sm_clock_mhz"), "median");
+  const json& gemms = need(j, "gemms", path);
+  if (!gemms.is_array()) throw InputError(path + ": 'gemms' is not an array");
+  for (std::size_t i = 0; i < gemms.size(); ++i) {
+    MeasuredGemm g = parse_gemm(gemms[i], path + ": gemms[" + std::to_string(i) + "]");
+    g.file = path;
+    f.gemms.push_back(std::move(g));
+  }
+  return f;
+}
+
+std::vector<MeasurementFile> load_measurements(const std::string& file_or_dir) {
+  std::vector<std::string> paths;
+  std::error_code ec;
+  if (fs::is_directory(file_or_dir, ec)) {
+    for (const auto& e : fs::recursive_directory_iterator(file_or_dir))
+      if (e.is_regular_file() && e.path().extension() == ".json")
+        paths.push_back(e.path().string());
+    std::sort(paths.begin(), paths.end());
+    if (paths.empty())
+      throw InputError(file_or_dir + ": no *.json measurement files in this directory");
+  } else if (fs::is_regular_file(file_or_dir, ec)) {
+    paths.push_back(file_or_dir);
+  } else {
+    throw InputError(file_or_dir + ": no such file or directory");
+  }
+  std::vector<MeasurementFile> out;
+  for (const auto& p : paths) {
+    std::ifstream in(p);
+    json j;
+    try {
+      in >> j;
+    } catch (const json::exception& e) {
+      throw InputError(p + ": not valid JSON: " + e.what());
+    }
+    out.push_back(parse_measurements(j, p));
+  }
+  return out;
+}
+
+std::string preset_for_device(const std::string& device_name) {
+  std::string up = device_name;
+  std::transform(up.begin(), up.end(), up.begin(),
+                 [](unsigned char c) { return char(std::toupper(c)); });
+  if (up.find("H100") != std::string::npos || up.find("H200") != std::string::npos) return "h100";
+  if (up.find("A100") != std::string::npos) return "a100";
+  if (up.find("V100") != std::string::npos) return "v100";
+  return "";
+}
+
+}  // namespace stcsim::validation

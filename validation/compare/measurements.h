@@ -1,0 +1,57 @@
+// Measurement files written by the GPU harness (validation/harness), schema
+// "stcsim-measurements/1" (docs/validation.md lists every field). Reading keeps what the
+// comparison needs; anything missing that it needs is an InputError naming file and field.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stcsim::validation {
+
+// The kernel schedule as the simulator's mapping section names it.
+struct MeasuredMapping {
+  int cta_m = 0, cta_n = 0, cta_k = 0, warp_m = 0, warp_n = 0, stages = 0, swizzle = 1, split_k = 1;
+  std::string smem_layout = "swizzled";
+  std::string str() const;  // "128x128x64/64x64 s4 sw8"
+};
+
+// Per-preset agreement of the GPU's bits with the functional model (sampled elements).
+struct PresetAgreementRecord {
+  std::string preset;
+  int compared = 0, exact = 0;
+  double max_ulp = 0, mean_ulp = 0;
+};
+
+struct MeasuredGemm {
+  std::string file;  // where it came from
+  std::string name, dtype = "fp16", sparsity = "dense", kernel;
+  long long m = 0, n = 0, k = 0;
+  double time_us = 0;  // median
+  int runs = 0;
+  std::optional<double> sm_clock_mhz;      // observed during this GEMM's timed runs
+  std::optional<MeasuredMapping> mapping;  // our kernels only
+  bool check_passed = true;
+  std::vector<PresetAgreementRecord> numerics;  // our kernels only
+
+  bool ours() const { return kernel.rfind("stcsim_", 0) == 0; }
+  std::string shape() const;  // "MxNxK"
+};
+
+struct MeasurementFile {
+  std::string path;
+  bool synthetic = false;
+  std::string device_name, preset, command;
+  std::optional<double> sm_clock_mhz;  // median over the whole run
+  std::vector<MeasuredGemm> gemms;
+};
+
+MeasurementFile parse_measurements(const nlohmann::json& j, const std::string& path);
+// A file, or every *.json under a directory (recursively, in path order).
+std::vector<MeasurementFile> load_measurements(const std::string& file_or_dir);
+
+// The simulator preset for a device name: "a100", "h100" (also for H200, whose memory
+// differs: the caller says so), "v100"; "" when unknown.
+std::string preset_for_device(const std::string& device_name);
+
+}  // namespace stcsim::validation

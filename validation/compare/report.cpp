@@ -1,0 +1,203 @@
+#include "validation/compare/report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+
+#include "validation/compare/statistics.h"
+
+namespace stcsim::validation {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+std::string pad(std::string s, std::size_t w) {
+  if (s.size() < w) s.append(w - s.size(), ' ');
+  return s;
+}
+
+const ComparedGemm* find(const std::vector<ComparedGemm>& rows, const ComparedGemm& like,
+                         const char* kernel) {
+  for (const auto& r : rows)
+    if (r.simulated && r.measured.kernel == kernel && r.measured.name == like.measured.name &&
+        r.measured.shape() == like.measured.shape() && r.measured.dtype == like.measured.dtype)
+      return &r;
+  return nullptr;
+}
+
+nlohmann::json number_or_null(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
+}
+
+}  // namespace
+
+Agreement agreement(const std::vector<ComparedGemm>& rows, bool ours) {
+  std::vector<double> p, m;
+  for (const auto& r : rows)
+    if (r.simulated && r.measured.ours() == ours) {
+      p.push_back(r.predicted_us());
+      m.push_back(r.measured.time_us);
+    }
+  Agreement a;
+  a.n = int(p.size());
+  a.mape_percent = a.n ? mape_percent(p, m) : kNaN;
+  a.pearson = a.n >= 2 ? pearson(p, m) : kNaN;
+  a.spearman = a.n >= 2 ? spearman(p, m) : kNaN;
+  return a;
+}
+
+void summarize(ValidationReport& r) {
+  r.ours = agreement(r.rows, true);
+  r.vendor = agreement(r.rows, false);
+  r.speedups.clear();
+  r.numerics.clear();
+  r.all_checks_passed = true;
+  auto pair = [&](const ComparedGemm& sp, const ComparedGemm* dense) {
+    if (!dense) return;
+    r.speedups.push_back(SpeedupRow{
+        sp.measured.name, sp.measured.shape(), dense->measured.kernel, sp.measured.kernel,
+        dense->measured.time_us / sp.measured.time_us, dense->sim.seconds / sp.sim.seconds});
+  };
+  for (const auto& row : r.rows) {
+    r.all_checks_passed = r.all_checks_passed && row.measured.check_passed;
+    if (!row.simulated) continue;
+    if (row.measured.kernel == "stcsim_sp24") pair(row, find(r.rows, row, "stcsim_dense"));
+    if (row.measured.kernel == "cusparselt") {
+      const ComparedGemm* d = find(r.rows, row, "cublaslt");
+      pair(row, d ? d : find(r.rows, row, "cublas"));
+    }
+  }
+  for (const auto& row : r.rows) {
+    if (row.measured.numerics.empty()) continue;
+    NumericsRow n{row.measured.name, row.measured.shape(), row.measured.kernel, {}, "", -1};
+    for (const auto& p : row.measured.numerics) {
+      if (p.preset == r.numerics_preset) n.arch_preset = p;
+      if (p.exact > n.best_exact) n.best_exact = p.exact, n.best_preset = p.preset;
+    }
+    r.numerics.push_back(n);
+  }
+}
+
+std::string format_report(const ValidationReport& r) {
+  std::string o;
+  if (r.synthetic)
+    o += "*** SYNTHETIC measurements (made up for tests, not from a GPU): no conclusion about any "
+         "GPU ***\n";
+  o += "device: " + r.device + "   simulated as: " + r.arch + "\n\n";
+  o += pad("gemm", 22) + pad("MxNxK", 18) + pad("kernel", 13) + pad("mapping", 24) +
+       "   clock  measured us  predicted us   error %\n";
+  for (const auto& row : r.rows) {
+    const MeasuredGemm& g = row.measured;
+    o += pad(g.name, 22) + pad(g.shape(), 18) + pad(g.kernel, 13);
+    if (!row.simulated) {
+      o += pad(g.mapping ? g.mapping->str() : "", 24) + "       -" + fmt("%13.1f", g.time_us) +
+           "             -         -  (" + row.why_not + ")\n";
+      continue;
+    }
+    o += pad(row.sim.mapping, 24) + fmt("%8.0f", row.sim.clock_mhz) + fmt("%13.1f", g.time_us) +
+         fmt("%14.1f", row.predicted_us()) + fmt("%10.1f", row.error_percent()) + "\n";
+  }
+  auto line = [&](const char* what, const Agreement& a, const char* target) {
+    if (a.n == 0) return;
+    o += std::string(what) + ": " + std::to_string(a.n) + " GEMMs  MAPE " +
+         fmt("%.1f%%", a.mape_percent) + "  Pearson " + fmt("%.3f", a.pearson) + "  Spearman " +
+         fmt("%.3f", a.spearman) + target + "\n";
+  };
+  o += "\n";
+  line("our kernels (exact schedule)", r.ours, "   [target: MAPE <= 15% on H100]");
+  line("vendor libraries (simulator's mapping)", r.vendor, "");
+  if (!r.speedups.empty()) {
+    o += "\n2:4 speedup over dense, same GEMM:\n" + pad("gemm", 22) + pad("MxNxK", 18) +
+         pad("sparse / dense kernels", 28) + "measured  predicted  abs error\n";
+    double worst = 0;
+    for (const auto& s : r.speedups) {
+      o += pad(s.name, 22) + pad(s.shape, 18) + pad(s.sparse_kernel + " / " + s.dense_kernel, 28) +
+           fmt("%8.3f", s.measured) + fmt("%11.3f", s.predicted) + fmt("%11.3f", s.abs_error()) +
+           "\n";
+      if (s.sparse_kernel == "stcsim_sp24") worst = std::max(worst, s.abs_error());
+    }
+    o += "max abs error (our kernels) " + fmt("%.3f", worst) + "   [target: <= 0.15]\n";
+  }
+  if (!r.numerics.empty()) {
+    o += "\nnumerics: GPU bits vs the functional model (sampled elements), preset '" +
+         r.numerics_preset + "' of " + r.arch + ":\n";
+    int exact_gemms = 0;
+    for (const auto& n : r.numerics) {
+      const auto& p = n.arch_preset;
+      exact_gemms += p.compared > 0 && p.exact == p.compared;
+      o += pad(n.name, 22) + pad(n.shape, 18) + pad(n.kernel, 13) + std::to_string(p.exact) + "/" +
+           std::to_string(p.compared) + " exact, max " + fmt("%.0f", p.max_ulp) + " ulp, mean " +
+           fmt("%.3f", p.mean_ulp) + " ulp; best preset " + n.best_preset + " (" +
+           std::to_string(n.best_exact) + " exact)\n";
+    }
+    o += "bit-exact under '" + r.numerics_preset + "': " + std::to_string(exact_gemms) + " of " +
+         std::to_string(r.numerics.size()) + " GEMMs   [target: all]\n";
+  }
+  if (!r.all_checks_passed)
+    o += "\nWARNING: some measured kernels failed their correctness checks\n";
+  return o;
+}
+
+nlohmann::json report_json(const ValidationReport& r) {
+  nlohmann::json j;
+  j["synthetic"] = r.synthetic;
+  j["device"] = r.device;
+  j["arch"] = r.arch;
+  j["files"] = r.files;
+  j["gemms"] = nlohmann::json::array();
+  for (const auto& row : r.rows) {
+    nlohmann::json g{{"name", row.measured.name},
+                     {"shape", row.measured.shape()},
+                     {"kernel", row.measured.kernel},
+                     {"measured_us", row.measured.time_us},
+                     {"simulated", row.simulated}};
+    if (row.simulated) {
+      g["predicted_us"] = row.predicted_us();
+      g["error_percent"] = row.error_percent();
+      g["sim_mapping"] = row.sim.mapping;
+      g["sim_clock_mhz"] = row.sim.clock_mhz;
+    } else {
+      g["why_not"] = row.why_not;
+    }
+    j["gemms"].push_back(g);
+  }
+  auto agree = [](const Agreement& a) {
+    return nlohmann::json{{"n", a.n},
+                          {"mape_percent", number_or_null(a.mape_percent)},
+                          {"pearson", number_or_null(a.pearson)},
+                          {"spearman", number_or_null(a.spearman)}};
+  };
+  j["ours"] = agree(r.ours);
+  j["vendor"] = agree(r.vendor);
+  j["speedups"] = nlohmann::json::array();
+  for (const auto& s : r.speedups)
+    j["speedups"].push_back({{"name", s.name},
+                             {"shape", s.shape},
+                             {"dense_kernel", s.dense_kernel},
+                             {"sparse_kernel", s.sparse_kernel},
+                             {"measured", s.measured},
+                             {"predicted", s.predicted},
+                             {"abs_error", s.abs_error()}});
+  j["numerics_preset"] = r.numerics_preset;
+  j["numerics"] = nlohmann::json::array();
+  for (const auto& n : r.numerics)
+    j["numerics"].push_back({{"name", n.name},
+                             {"shape", n.shape},
+                             {"kernel", n.kernel},
+                             {"compared", n.arch_preset.compared},
+                             {"exact", n.arch_preset.exact},
+                             {"max_ulp", n.arch_preset.max_ulp},
+                             {"best_preset", n.best_preset}});
+  j["all_checks_passed"] = r.all_checks_passed;
+  return j;
+}
+
+}  // namespace stcsim::validation

@@ -1,0 +1,64 @@
+// The simulator-versus-GPU comparison: per GEMM predicted and measured time and error;
+// MAPE, Pearson and Spearman over our kernels (the schedules the simulator runs exactly)
+// and, apart, over vendor libraries (simulated with the simulator's own mapping choice);
+// predicted versus measured 2:4 speedups; the numerics agreement the harness recorded.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "validation/compare/measurements.h"
+#include "validation/compare/simulate.h"
+
+namespace stcsim::validation {
+
+struct ComparedGemm {
+  MeasuredGemm measured;
+  bool simulated = false;
+  std::string why_not;  // when !simulated
+  SimResult sim;
+  double predicted_us() const { return sim.seconds * 1e6; }
+  double error_percent() const {
+    return 100.0 * (predicted_us() - measured.time_us) / measured.time_us;
+  }
+};
+
+struct Agreement {
+  int n = 0;
+  double mape_percent = 0, pearson = 0, spearman = 0;  // NaN when undefined (n < 2, constant)
+};
+
+struct SpeedupRow {
+  std::string name, shape, dense_kernel, sparse_kernel;
+  double measured = 0, predicted = 0;
+  double abs_error() const {
+    return predicted > measured ? predicted - measured : measured - predicted;
+  }
+};
+
+struct NumericsRow {
+  std::string name, shape, kernel;
+  PresetAgreementRecord arch_preset;  // under the arch's tensor_core.numerics
+  std::string best_preset;            // most exact elements
+  int best_exact = 0;
+};
+
+struct ValidationReport {
+  std::string arch, device, numerics_preset;
+  bool synthetic = false;
+  std::vector<std::string> files;
+  std::vector<ComparedGemm> rows;
+  Agreement ours, vendor;
+  std::vector<SpeedupRow>
+      speedups;  // stcsim_sp24 over stcsim_dense, then cusparselt over cuBLAS(Lt)
+  std::vector<NumericsRow> numerics;
+  bool all_checks_passed = true;
+};
+
+Agreement agreement(const std::vector<ComparedGemm>& rows, bool ours);
+// Fills the statistics, speedups and numerics from rows already simulated.
+void summarize(ValidationReport& r);
+std::string format_report(const ValidationReport& r);
+nlohmann::json report_json(const ValidationReport& r);
+
+}  // namespace stcsim::validation

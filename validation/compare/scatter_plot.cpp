@@ -1,0 +1,91 @@
+#include "validation/compare/scatter_plot.h"
+
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+
+#include "sim/core/input_error.h"
+
+extern char** environ;
+
+namespace stcsim::validation {
+
+namespace {
+// Point groups, one plot style each.
+int group_of(const MeasuredGemm& g) {
+  if (g.kernel == "stcsim_dense") return 0;
+  if (g.kernel == "stcsim_sp24") return 1;
+  return g.sparsity == "dense" ? 2 : 3;
+}
+}  // namespace
+
+std::string write_scatter_plot(const ValidationReport& r, const std::string& dir) {
+  double lo = 1e300, hi = 0;  // one range for both axes, so y = x is the diagonal
+  {
+    std::ofstream dat(dir + "/scatter.dat");
+    if (!dat) throw InputError(dir + "/scatter.dat: cannot write");
+    dat << "# measured_us predicted_us group(0 stcsim_dense, 1 stcsim_sp24, 2 vendor dense, 3 "
+           "vendor 2:4)\n";
+    for (const auto& row : r.rows)
+      if (row.simulated) {
+        dat << row.measured.time_us << " " << row.predicted_us() << " " << group_of(row.measured)
+            << "\n";
+        lo = std::min({lo, row.measured.time_us, row.predicted_us()});
+        hi = std::max({hi, row.measured.time_us, row.predicted_us()});
+      }
+  }
+  {
+    char title[320];
+    std::snprintf(title, sizeof title,
+                  "%s%s simulated as %s\\nour kernels: MAPE %.1f%% over %d GEMMs",
+                  r.synthetic ? "SYNTHETIC DATA - " : "", r.device.c_str(), r.arch.c_str(),
+                  r.ours.mape_percent, r.ours.n);
+    std::ofstream gp(dir + "/scatter.gp");
+    gp << "set terminal pngcairo size 860,860\n"
+          "set size square\n"
+          "set xrange ["
+       << lo / 1.25 << ":" << hi * 1.25
+       << "]\n"
+          "set yrange ["
+       << lo / 1.25 << ":" << hi * 1.25
+       << "]\n"
+          "set output 'scatter.png'\n"
+          "set logscale xy\n"
+          "set grid\n"
+          "set key top left\n"
+          "set xlabel 'measured time (us)'\n"
+          "set ylabel 'predicted time (us)'\n"
+          "set title \""
+       << title
+       << "\" noenhanced\n"
+          "grp(g, v) = ($3 == g) ? v : 1/0\n"
+          "plot 'scatter.dat' using 1:(grp(0, $2)) with points pt 7 ps 1.2 title 'stcsim\\_dense', "
+          "\\\n"
+          "     '' using 1:(grp(1, $2)) with points pt 5 ps 1.2 title 'stcsim\\_sp24 (2:4)', \\\n"
+          "     '' using 1:(grp(2, $2)) with points pt 6 ps 1.2 title 'cuBLAS / cuBLASLt', \\\n"
+          "     '' using 1:(grp(3, $2)) with points pt 4 ps 1.2 title 'cuSPARSELt (2:4)', \\\n"
+          "     x with lines lc rgb 'black' title 'predicted = measured', \\\n"
+          "     1.15 * x with lines dt 2 lc rgb 'gray' title '+-15%', \\\n"
+          "     0.85 * x with lines dt 2 lc rgb 'gray' notitle\n";
+  }
+  // gnuplot, run in `dir` so the script's relative names resolve there.
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addchdir_np(&fa, dir.c_str());
+  char prog[] = "gnuplot", script[] = "scatter.gp";
+  char* argv[] = {prog, script, nullptr};
+  pid_t pid = -1;
+  const int rc = posix_spawnp(&pid, "gnuplot", &fa, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) return "gnuplot not found (install the Debian package gnuplot-nox)";
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return "gnuplot failed on " + dir + "/scatter.gp";
+  return "";
+}
+
+}  // namespace stcsim::validation

@@ -1,0 +1,44 @@
+// Runs the simulator on measured GEMMs: one child `stcsim run` process per GEMM (SystemC
+// allows one simulation per process), several at a time, each writing its stats.json to
+// its own directory, which stays for inspection.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "validation/compare/measurements.h"
+
+namespace stcsim::validation {
+
+// `stcsim run` arguments that reproduce a measured GEMM on `arch`: the same shape,
+// dtype and sparsity (2:4 kernels run with --sparsity 2:4 --no-dense-baseline, so the
+// speedup is taken against the measured dense kernel's own simulation); for our kernels
+// the recorded mapping pinned with -p mapping.*; vendor libraries get the simulator's
+// chosen mapping. clock_mhz, when given, sets gpu.clock_mhz (the observed SM clock);
+// `overrides` are appended as -p. Returns false with `why` when the GEMM cannot be
+// simulated (a block-sparse kernel, an unknown kernel).
+bool simulation_args(const MeasuredGemm& g, const std::string& arch,
+                     std::optional<double> clock_mhz, const std::vector<std::string>& overrides,
+                     std::vector<std::string>& args, std::string& why);
+
+struct SimJob {
+  std::vector<std::string> args;  // after the binary, without --out / -q
+  std::string out_dir;
+};
+
+struct SimResult {
+  double seconds = 0, cycles = 0, clock_mhz = 0;
+  std::string mapping;  // as the simulator resolved it, "256x128x64/64x64 s3 sw8"
+  int ctas_per_sm = 0;
+  std::string numerics_preset;  // tensor_core.numerics of the resolved config
+};
+
+// Runs `binary` with each job's args plus `--out out_dir -q`, at most `parallel` at once.
+// Throws InputError naming the job and quoting its stderr when a run fails.
+std::vector<SimResult> run_simulations(const std::string& binary, const std::vector<SimJob>& jobs,
+                                       int parallel);
+
+// Reads what the comparison needs from a stats.json (first op).
+SimResult read_stats(const std::string& stats_json_path);
+
+}  // namespace stcsim::validation

@@ -1,0 +1,32 @@
+// Vendor baselines, each loaded with dlopen so the harness builds and runs without
+// them (a missing library is recorded as "absent: ..."):
+//   cuBLAS   cublasGemmEx, fp16 in/out, fp32 compute        (libcublas.so.13/.12)
+//   cuBLASLt cublasLtMatmul, its first heuristic algorithm  (libcublasLt.so.13/.12)
+//   cuSPARSELt 2:4 (libcusparseLt.so.0, >= 0.6; or the file STCSIM_CUSPARSELT_LIB names):
+//            the pruned W compressed by the library itself, its default algorithm.
+// All compute y[M, N] = x[M, K] W[N, K]^T in row-major fp16 (y^T = W x^T column-major).
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <memory>
+#include <string>
+
+namespace stcsim::validation {
+
+class VendorGemm {
+ public:
+  virtual ~VendorGemm() = default;
+  virtual void launch(cudaStream_t s) = 0;  // throws on a library error
+};
+
+// nullptr with `why` ("absent: ...", "unsupported: ...", "error: ...") when unavailable.
+// Device pointers stay owned by the caller and must outlive the object.
+std::unique_ptr<VendorGemm> make_cublas(const void* x, const void* w, void* y, int m, int n, int k,
+                                        std::string& why);
+std::unique_ptr<VendorGemm> make_cublaslt(const void* x, const void* w, void* y, int m, int n,
+                                          int k, std::string& why);
+// w must be 2:4 along K; the library compresses its own copy.
+std::unique_ptr<VendorGemm> make_cusparselt(const void* x, const void* w, void* y, int m, int n,
+                                            int k, cudaStream_t s, std::string& why);
+
+}  // namespace stcsim::validation
