@@ -15,6 +15,7 @@ packages=(
   libcli11-dev        # command line
   gnuplot-nox         # PNG plots (validate, sweep reports)
   slurm-wlm munge     # the single-node Slurm test of job-array sweeps
+  yosys               # RTL area proxy (tests/rtl)
 )
 
 missing=()

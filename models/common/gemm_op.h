@@ -18,6 +18,21 @@
 
 namespace stcsim {
 
+// The block map of a block-sparse weight W [batch * n, k] (BSR structure, values
+// elsewhere): blocks of r rows (output channels) x c columns (input features); block
+// row i keeps the sorted block columns col_idx[row_ptr[i] .. row_ptr[i+1]). The
+// matrix is padded to whole blocks. The block-sparse kernel skips absent blocks
+// (docs/block_sparse.md).
+struct BlockMap {
+  int r = 1, c = 1;
+  std::int64_t block_rows = 0, block_cols = 0;
+  std::vector<int> row_ptr, col_idx;
+  std::int64_t nnz() const { return std::int64_t(col_idx.size()); }
+  double density() const {
+    return block_rows * block_cols > 0 ? double(nnz()) / (double(block_rows) * double(block_cols)) : 0;
+  }
+};
+
 struct GemmOp {
   std::string name;
   std::int64_t m = 0, n = 0, k = 0;
@@ -30,6 +45,11 @@ struct GemmOp {
   // The weight values when a trace carries them: W as [batch * n, k] row-major, pruned
   // (zeros where pruned). Only functional mode reads them; timing needs shapes only.
   std::shared_ptr<const std::vector<float>> weights;
+  // Block-sparse weights run on the block-skipping kernel when set (weight_pattern
+  // then names the blocks); null: dense (or N:M) over all of K.
+  std::shared_ptr<const BlockMap> block_map;
+  bool block_sparse() const { return block_map != nullptr; }
+  double weight_density() const { return block_map ? block_map->density() : 1.0; }
 
   MmaKind kind() const { return MmaKind{dtype, sparsity}; }
   // Dense-equivalent operations (2 per FMA of the dense GEMM), as sparse peaks are quoted.
@@ -37,23 +57,25 @@ struct GemmOp {
   // Real multiplies: the dense count scaled by N/M for a sparse operand.
   double products() const {
     const double p = double(m) * double(n) * double(k) * batch;
-    return sparsity.dense() ? p : p * sparsity.n / sparsity.m;
+    return (sparsity.dense() ? p : p * sparsity.n / sparsity.m) * weight_density();
   }
   // Compulsory bytes: read both operands once (the sparse one compressed, with its
   // metadata), write D once.
   double min_bytes() const {
     const MmaKind kd = kind();
     return batch * (double(input_bytes(dtype)) * double(m * k) +
-                    (kd.a_bytes_per_k() + kd.meta_bytes_per_k()) * double(n * k) +
+                    (kd.a_bytes_per_k() + kd.meta_bytes_per_k()) * double(n * k) * weight_density() +
                     double(output_bytes(dtype)) * double(m * n));
   }
 };
 
 // The problem as the kernel runs it: unchanged when dense; for a sparse weight
-// operand, M and N swap so that the sparse operand is the kernel's A.
+// operand (N:M or block-sparse), M and N swap so that the sparse operand is the
+// kernel's A.
+inline bool weight_is_kernel_a(const GemmOp& op) { return !op.sparsity.dense() || op.block_sparse(); }
 inline GemmOp kernel_problem(const GemmOp& op) {
   GemmOp k = op;
-  if (!op.sparsity.dense()) std::swap(k.m, k.n);
+  if (weight_is_kernel_a(op)) std::swap(k.m, k.n);
   return k;
 }
 

@@ -96,7 +96,8 @@ KernelMapping Gpu::mapping_for(const GemmOp& op) const {
   hw.smem_bytes_per_cycle = smem_proto_->bytes_per_cycle();
   hw.dram_bytes_per_cycle = mem_->dram().sustained_bytes_per_cycle();
   hw.dram_latency_cycles = mem_->l2().hit_latency() * 2.0;
-  return choose_mapping(kernel_problem(op), hw, mapping_req_);
+  const KernelMapping m = choose_mapping(kernel_problem(op), hw, mapping_req_);
+  return op.block_sparse() ? adapt_mapping_to_blocks(m, op.block_map->r) : m;
 }
 
 void Gpu::check_op(const GemmOp& op) const {
@@ -120,6 +121,8 @@ Gpu::Snapshot Gpu::snapshot() const {
   for (const auto& sm : sms_) {
     for (const auto& p : sm->pipes()) s.tensor += p->busy_cycles();
     s.smem += sm->smem().busy_cycles();
+    s.index_wait += sm->counters().index_wait_cycles;
+    s.cta_cycles += sm->counters().cta_cycles;
     for (int i = 0; i < int(StallCause::kCount); ++i) s.stalls.cycles[i] += sm->counters().stalls.cycles[i];
   }
   s.l2 = mem_->l2().busy_cycles();
@@ -156,6 +159,7 @@ void Gpu::driver() {
     addr.b = allocate(nb * kp.n * kp.k * input_bytes(op.dtype));
     addr.c = allocate(nb * op.m * op.n * output_bytes(op.dtype));
     addr.workspace = map.split_k > 1 ? allocate(nb * 4.0 * map.split_k * op.m * op.n) : 0;
+    if (op.block_sparse()) addr.index = allocate(4.0 * (op.block_map->block_rows + 1 + op.block_map->nnz()));
     if (cold_l2_per_op_) mem_->invalidate_l2();
     const KernelLaunch k = make_gemm_kernel(op, map, occ.ctas_per_sm, *smem_proto_, addr);
     start_snap_ = snapshot();
@@ -203,6 +207,15 @@ OpResult Gpu::collect(const GemmOp& op, const KernelLaunch& k, Cycle start, Cycl
   r.dram_gbps = (r.dram_read_bytes + r.dram_write_bytes) / r.seconds / 1e9;
   for (int i = 0; i < int(StallCause::kCount); ++i) r.stalls.cycles[i] = now.stalls.cycles[i] - s0.stalls.cycles[i];
   r.limiter = pick_limiter(r);
+  if (k.block_sparse) {
+    const int tiles_m = int((k.op.m + k.map.cta_m - 1) / k.map.cta_m);
+    const int tiles_n = int((k.op.n + k.map.cta_n - 1) / k.map.cta_n);
+    r.block_density = op.block_map->density();
+    r.block_imbalance = panel_imbalance(k.panels, tiles_m, k.op.batch, tiles_n);
+    const double wait = now.index_wait - s0.index_wait, life = now.cta_cycles - s0.cta_cycles;
+    r.index_wait_cycles_per_cta = wait / std::max(1.0, r.ctas);
+    r.index_wait_fraction = life > 0 ? wait / life : 0;
+  }
   return r;
 }
 

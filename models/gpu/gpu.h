@@ -59,7 +59,7 @@ class Gpu : public sc_core::sc_module {
   bool cold_l2_per_op_ = false;
 
   struct Snapshot {
-    double tensor = 0, smem = 0, l2 = 0, dram = 0, link = 0;
+    double tensor = 0, smem = 0, l2 = 0, dram = 0, link = 0, index_wait = 0, cta_cycles = 0;
     MemoryCounters mem;
     StallCounters stalls;
   };

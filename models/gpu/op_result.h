@@ -28,6 +28,10 @@ struct OpResult {
   double pipe_cycles = 0;     // cycles x pipes: busy + stalls + no_work
   double pipe_busy = 0;
   std::string limiter;
+  // Block-sparse weights: kept-block fraction, max over mean CTA work (kept K per
+  // CTA), and the cycles CTAs waited on block indices (fetch + decode) per CTA and as
+  // a fraction of the CTAs' summed lifetimes.
+  double block_density = 0, block_imbalance = 0, index_wait_cycles_per_cta = 0, index_wait_fraction = 0;
 };
 
 // The resource that bounds the run: the most utilised of tensor, smem, l2, dram and

@@ -167,6 +167,20 @@ double estimate_cycles(const GemmOp& op, const ChooserHardware& hw, const Kernel
   return std::max(sm_side, mem) + 0.5 * std::min(sm_side, mem) + reduction;
 }
 
+KernelMapping adapt_mapping_to_blocks(KernelMapping m, int r) {
+  m.cta_m = std::max(16, (r + 15) / 16 * 16);
+  int wm = 16;
+  for (int c : {64, 32, 16})
+    if (c <= std::max(16, m.warp_m) && m.cta_m % c == 0) {
+      wm = c;
+      break;
+    }
+  m.warp_m = wm;
+  m.split_k = 1;
+  m.chosen_by += " (block " + std::to_string(r) + " rows: cta_m " + std::to_string(m.cta_m) + ")";
+  return m;
+}
+
 static constexpr double kSwitchMargin = 0.9;
 
 KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const MappingRequest& req) {

@@ -70,6 +70,13 @@ void validate_mapping(const KernelMapping& m, const SmSpec& sm, const MmaKind& k
 // `op` is the problem as the kernel runs it (kernel_problem).
 KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const MappingRequest& req);
 
+// Block-sparse weights (blocks of r rows along the kernel's M): a CTA owns the rows of
+// one block row, cta_m = r rounded up to a multiple of 16 (mma M), so that only small
+// blocks (r < 16) share a CTA and union their block columns; warp_m becomes the
+// largest of 64/32/16 that divides cta_m and does not exceed the chosen warp_m;
+// split-K is off (a panel's k-loop is already its kept blocks). Other fields stay.
+KernelMapping adapt_mapping_to_blocks(KernelMapping m, int r);
+
 // The chooser's estimate of a candidate's cycles (exposed for tests and docs).
 double estimate_cycles(const GemmOp& op, const ChooserHardware& hw, const KernelMapping& m);
 

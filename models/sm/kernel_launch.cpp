@@ -68,7 +68,7 @@ KernelLaunch make_gemm_kernel(const GemmOp& user_op, const KernelMapping& map, i
   k.kind = KernelKind::Gemm;
   k.op = kernel_problem(user_op);
   k.mma = user_op.kind();
-  k.transposed_output = !user_op.sparsity.dense();
+  k.transposed_output = weight_is_kernel_a(user_op);
   k.map = map;
   k.ctas_per_sm = ctas_per_sm;
   k.a_base = addr.a;
@@ -76,10 +76,15 @@ KernelLaunch make_gemm_kernel(const GemmOp& user_op, const KernelMapping& map, i
   k.b_base = addr.b;
   k.c_base = addr.c;
   k.workspace_base = addr.workspace;
+  k.index_base = addr.index;
   const GemmOp& op = k.op;
   const auto s = k.mma.shape();
   k.mma_per_warp_ksub = (map.warp_m / s.m) * (map.warp_n / s.n);
   k.wavefronts = ldmatrix_wavefronts(map, k.mma, smem);
+  if (user_op.block_sparse()) {
+    k.block_sparse = true;
+    k.panels = build_panel_plans(*user_op.block_map, k.op, map.cta_m, map.cta_k, k.mma.a_bytes_per_k());
+  }
 
   const int tiles_m = int((op.m + map.cta_m - 1) / map.cta_m);
   const int tiles_n = int((op.n + map.cta_n - 1) / map.cta_n);
@@ -104,7 +109,7 @@ KernelLaunch make_gemm_kernel(const GemmOp& user_op, const KernelMapping& map, i
     for (int n0 = 0; n0 < tiles_n; n0 += group)
       for (int tm = 0; tm < tiles_m; ++tm)
         for (int tn = n0; tn < std::min(tiles_n, n0 + group); ++tn)
-          k.ctas.push_back(CtaTask{tm, tn, split, batch, kb, ke});
+          k.ctas.push_back(CtaTask{tm, tn, split, batch, kb, ke, batch * tiles_m + tm});
   }
   return k;
 }
@@ -114,6 +119,8 @@ KernelLaunch make_reduce_kernel(const KernelLaunch& gemm) {
   k.kind = KernelKind::SplitKReduce;
   k.ctas.clear();
   k.wavefronts.clear();
+  k.block_sparse = false;
+  k.panels.clear();
   k.ctas_per_sm = 4;  // a light elementwise kernel: 4 CTAs per SM stream the partials
   const int tiles_m = int((gemm.op.m + gemm.map.cta_m - 1) / gemm.map.cta_m);
   const int tiles_n = int((gemm.op.n + gemm.map.cta_n - 1) / gemm.map.cta_n);

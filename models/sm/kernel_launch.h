@@ -6,6 +6,7 @@
 
 #include "models/common/gemm_op.h"
 #include "models/mapping/kernel_mapping.h"
+#include "models/sm/block_plan.h"
 #include "models/smem/i_shared_memory.h"
 
 namespace stcsim {
@@ -15,6 +16,7 @@ enum class KernelKind { Gemm, SplitKReduce };
 struct CtaTask {
   int tile_m = 0, tile_n = 0, split = 0, batch = 0;
   std::int64_t k_begin = 0, k_end = 0;
+  int panel = 0;  // block-sparse: index into KernelLaunch::panels
 };
 
 struct KernelLaunch {
@@ -31,6 +33,11 @@ struct KernelLaunch {
   std::uint64_t a_stride = 0, meta_stride = 0, b_stride = 0, c_stride = 0, workspace_stride = 0;
   std::vector<CtaTask> ctas;  // in launch (rasterization) order
   int splits = 1;             // non-empty K slices (partials the reduction reads)
+  // Block-sparse weights: per row panel, the kept blocks' k-tiles (block_plan.h); the
+  // block index arrays live at index_base.
+  bool block_sparse = false;
+  std::vector<PanelPlan> panels;
+  std::uint64_t index_base = 0;
 
   // Derived at launch:
   int mma_per_warp_ksub = 0;  // (warp_m / mma m) * (warp_n / mma n)
@@ -39,7 +46,7 @@ struct KernelLaunch {
 
 // Build the GEMM kernel (and its CTAs in swizzled launch order) for `op` under `map`.
 struct TensorAddresses {
-  std::uint64_t a = 0, meta = 0, b = 0, c = 0, workspace = 0;
+  std::uint64_t a = 0, meta = 0, b = 0, c = 0, workspace = 0, index = 0;
 };
 // `op` is the user's GEMM; the kernel runs kernel_problem(op).
 KernelLaunch make_gemm_kernel(const GemmOp& op, const KernelMapping& map, int ctas_per_sm,

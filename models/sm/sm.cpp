@@ -89,6 +89,16 @@ void Sm::start_cta(Slot& s, const CtaTask& t) {
   s.barrier_ready = 0;
   s.mma_done = 0;
   s.first_ktile = true;
+  s.started = now_cycles();
+  s.panel = nullptr;
+  if (k.kind == KernelKind::Gemm && k.block_sparse) {
+    s.panel = &k.panels[std::size_t(t.panel)];
+    s.ktiles = int(s.panel->ktiles.size());
+    s.blocks_through.assign(std::size_t(s.ktiles), 0.0);
+    double sum = 0;
+    for (int i = 0; i < s.ktiles; ++i) s.blocks_through[std::size_t(i)] = sum += s.panel->ktiles[std::size_t(i)].blocks;
+    s.decode_start = kPending;
+  }
   if (k.kind == KernelKind::Gemm) {
     s.warps.assign(k.map.warps(), WarpState{});
     for (auto& w : s.warps) w.acc_ready.assign(k.mma_per_warp_ksub, 0.0);
@@ -106,8 +116,59 @@ TileExtent tile_extent(const KernelLaunch& k, const CtaTask& t) {
 }
 }  // namespace
 
+Cycle Sm::index_ready(const Slot& s, int kt) const {
+  if (s.decode_start == kPending) return kPending;
+  return s.decode_start + s.blocks_through[std::size_t(kt)] / spec_.block_index_blocks_per_cycle;
+}
+
+void Sm::issue_index_load(Slot& s) {
+  const auto& k = *kernel_;
+  const PanelPlan& p = *s.panel;
+  MemRequest& r = s.index_req;
+  r = MemRequest{};
+  r.runs.push_back(RowRun{k.index_base + p.row_ptr_offset, p.row_ptr_bytes, 1, 0});
+  if (p.col_idx_bytes > 0) r.runs.push_back(RowRun{k.index_base + p.col_idx_offset, p.col_idx_bytes, 1, 0});
+  r.done = kPending;
+  to_submit_.push_back(&r);
+}
+
+void Sm::issue_block_stage_load(Slot& s, int kt) {
+  const auto& k = *kernel_;
+  const auto& op = k.op;
+  const BlockKTile& t = s.panel->ktiles[std::size_t(kt)];
+  const auto [m0, n0, tile_rows, tile_cols] = tile_extent(k, s.task);
+  (void)m0;
+  (void)tile_rows;
+  const int eb = input_bytes(op.dtype);
+  MemRequest& r = s.loads[kt % s.loads.size()];
+  r = MemRequest{};
+  // Kept blocks' values: contiguous in BSR storage, one run per block row of the panel.
+  double a_bytes = 0;
+  for (const auto& [off, bytes] : t.a_runs) {
+    r.runs.push_back(RowRun{k.a_base + off, bytes, 1, 0});
+    a_bytes += bytes;
+  }
+  if (!k.mma.sparsity.dense() && a_bytes > 0) {
+    // 2:4 inside blocks: the metadata is stored in the values' order, scaled.
+    const double ratio = k.mma.meta_bytes_per_k() / k.mma.a_bytes_per_k();
+    r.runs.push_back(RowRun{k.meta_base + std::uint64_t(double(t.a_runs.front().first) * ratio),
+                            std::uint32_t(a_bytes * ratio), 1, 0});
+  }
+  // Gather: the activation columns the kept blocks multiply, for every row of x in the tile.
+  const std::uint64_t bb = k.b_base + std::uint64_t(s.task.batch) * k.b_stride;
+  for (const auto& [k0, len] : t.b_segs)
+    r.runs.push_back(RowRun{bb + std::uint64_t((n0 * op.k + k0) * eb), std::uint32_t(len * eb),
+                            std::uint32_t(tile_cols), std::uint64_t(op.k * eb)});
+  r.done = kPending;
+  to_submit_.push_back(&r);
+}
+
 void Sm::issue_stage_load(Slot& s, int kt, Cycle /*now*/) {
   const auto& k = *kernel_;
+  if (k.block_sparse) {
+    issue_block_stage_load(s, kt);
+    return;
+  }
   const auto& op = k.op;
   const int eb = input_bytes(op.dtype);
   const std::int64_t k0 = s.task.k_begin + std::int64_t(kt) * k.map.cta_k;
@@ -180,7 +241,8 @@ void Sm::compute_ktile(Slot& s, Cycle barrier, StallCause cause, double fill_byt
   const auto& k = *kernel_;
   const auto shape = k.mma.shape();
   const std::int64_t k0 = s.task.k_begin + std::int64_t(s.kt) * k.map.cta_k;
-  const int kb = int(std::min<std::int64_t>(k.map.cta_k, s.task.k_end - k0));
+  const int kb = k.block_sparse ? s.panel->ktiles[std::size_t(s.kt)].k_elems
+                                : int(std::min<std::int64_t>(k.map.cta_k, s.task.k_end - k0));
   const int ksubs = (kb + shape.k - 1) / shape.k;
   const int nsub = int(pipes_.size());
   std::vector<WarpState*> group;
@@ -220,12 +282,43 @@ void Sm::advance(Slot& s, Cycle now) {
         if (k.kind == KernelKind::SplitKReduce) {
           issue_reduce_load(s);
           s.state = State::ReduceLoad;
+        } else if (k.block_sparse) {
+          // The index unit fetches the panel's row_ptr/col_idx slice before any value
+          // load can be addressed.
+          issue_index_load(s);
+          s.index_issued = now;
+          s.wake = kPending;
+          s.state = State::IndexFetch;
+          return;
         } else {
           for (int st = 0; st < std::min(stages - 1, s.ktiles); ++st) issue_stage_load(s, st, now);
           s.state = State::Main;
         }
         s.wake = kPending;
         return;
+      case State::IndexFetch: {
+        if (!reached(s.index_req.done, now)) {
+          s.wake = s.index_req.done;
+          return;
+        }
+        if (s.decode_start == kPending) s.decode_start = s.index_req.done + spec_.block_index_latency_cycles;
+        const int pro = std::min(stages - 1, s.ktiles);
+        const Cycle need = pro > 0 ? index_ready(s, pro - 1) : s.index_req.done;
+        if (!reached(need, now)) {
+          s.wake = need;
+          return;
+        }
+        counters_.index_wait_cycles += now - s.index_issued;
+        if (s.ktiles == 0) {  // no kept block: the tile is zeros, only the epilogue runs
+          s.mma_done = now;
+          s.state = State::Epilogue;
+          continue;
+        }
+        for (int st = 0; st < pro; ++st) issue_stage_load(s, st, now);
+        s.state = State::Main;
+        s.wake = kPending;
+        return;
+      }
       case State::Main: {
         const MemRequest& ld = s.loads[s.kt % stages];
         const Cycle barrier = std::max(ld.done, s.barrier_ready);
@@ -236,6 +329,14 @@ void Sm::advance(Slot& s, Cycle now) {
         const StallCause cause = s.first_ktile           ? StallCause::CtaBoundary
                                  : ld.done >= s.barrier_ready ? StallCause::Global
                                                            : StallCause::Sync;
+        if (k.block_sparse && s.kt + stages - 1 < s.ktiles) {
+          const Cycle ready = index_ready(s, s.kt + stages - 1);
+          if (!reached(ready, now)) {  // the decoder has not reached this k-tile's blocks
+            counters_.index_wait_cycles += ready - now;
+            s.wake = ready;
+            return;
+          }
+        }
         double stage_bytes = 0;
         for (const auto& run : ld.runs) stage_bytes += double(run.bytes) * run.rows;
         if (s.kt + stages - 1 < s.ktiles) issue_stage_load(s, s.kt + stages - 1, now);
@@ -284,6 +385,7 @@ void Sm::advance(Slot& s, Cycle now) {
         if (!reached(s.wake, now)) return;
         s.state = State::Empty;
         counters_.ctas += 1;
+        counters_.cta_cycles += now - s.started;
         return;
     }
   }

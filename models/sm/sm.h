@@ -27,6 +27,9 @@ class CtaScheduler;
 struct SmCounters {
   StallCounters stalls;
   double ctas = 0;
+  // Block-sparse kernels: cycles CTAs waited on their block indices (fetch + decode)
+  // before a stage load could issue, and the CTAs' summed lifetimes.
+  double index_wait_cycles = 0, cta_cycles = 0;
 };
 
 class Sm : public sc_core::sc_module {
@@ -48,7 +51,7 @@ class Sm : public sc_core::sc_module {
   bool trace_signals = false;
 
  private:
-  enum class State { Empty, Launch, Main, Epilogue, Staged, Storing, ReduceLoad, Retire };
+  enum class State { Empty, Launch, IndexFetch, Main, Epilogue, Staged, Storing, ReduceLoad, Retire };
   struct Slot {
     State state = State::Empty;
     CtaTask task;
@@ -63,6 +66,11 @@ class Sm : public sc_core::sc_module {
     Cycle barrier_ready = 0;
     Cycle mma_done = 0;     // latest mma result
     bool first_ktile = true;
+    // Block-sparse: the CTA's panel, its index request, and when decoding starts.
+    const PanelPlan* panel = nullptr;
+    MemRequest index_req;
+    Cycle decode_start = 0, started = 0, index_issued = 0;
+    std::vector<double> blocks_through;  // indices decoded before k-tile t is usable
   };
 
   void run();
@@ -72,6 +80,10 @@ class Sm : public sc_core::sc_module {
   // are appended to `to_submit_`.
   void advance(Slot& s, Cycle now);
   void issue_stage_load(Slot& s, int kt, Cycle now);
+  void issue_block_stage_load(Slot& s, int kt);
+  void issue_index_load(Slot& s);
+  // Block-sparse: when k-tile kt's indices are decoded (kPending before the fetch returns).
+  Cycle index_ready(const Slot& s, int kt) const;
   void compute_ktile(Slot& s, Cycle barrier, StallCause cause, double fill_bytes);
   void issue_store(Slot& s, Cycle now);
   void issue_reduce_load(Slot& s);

@@ -30,6 +30,11 @@ std::vector<ParamDecl> SmSpec::params() {
                   "bandwidth between one SM and the L2, each direction"),
       int_param("cta_launch_cycles", "cycles", 200, 0, 100000,
                 "cycles from a CTA slot freeing to the next CTA's first instruction"),
+      int_param("block_index_latency_cycles", "cycles", 32, 0, 100000,
+                "block-sparse kernels: decode latency of the block-index unit after the CTA's "
+                "row_ptr/col_idx slice arrives (address generation for the gathers)"),
+      float_param("block_index_blocks_per_cycle", "blocks/cycle", 2.0, 0.01, 1024,
+                  "block-sparse kernels: block indices the unit decodes per cycle per CTA"),
   };
 }
 
@@ -44,6 +49,8 @@ SmSpec SmSpec::from(const ParamSet& p) {
   s.max_smem_per_cta_bytes = p.get_int("max_smem_per_cta_kib") * 1024;
   s.l2_link_bytes_per_cycle = p.get_float("l2_link_bytes_per_cycle");
   s.cta_launch_cycles = int(p.get_int("cta_launch_cycles"));
+  s.block_index_latency_cycles = int(p.get_int("block_index_latency_cycles"));
+  s.block_index_blocks_per_cycle = p.get_float("block_index_blocks_per_cycle");
   return s;
 }
 

@@ -25,6 +25,10 @@ struct SmSpec {
   std::int64_t max_smem_per_cta_bytes = 167936;
   double l2_link_bytes_per_cycle = 64;       // each direction
   int cta_launch_cycles = 200;               // block launch + prologue setup
+  // Block-index fetch/decode unit (block-sparse kernels): the CTA's index slice comes
+  // through the memory system, then decodes at this latency and rate.
+  int block_index_latency_cycles = 32;
+  double block_index_blocks_per_cycle = 2.0;
   static std::vector<ParamDecl> params();
   static SmSpec from(const ParamSet& p);
 };

@@ -1,8 +1,11 @@
 // `stcsim run`: simulate GEMMs on a preset or a described design.
 #include <iostream>
+#include <sstream>
 
 #include "sim/cli/commands.h"
+#include "models/sm/block_map_gen.h"
 #include "sim/config/config.h"
+#include "sim/core/input_error.h"
 #include "sim/driver/gemm_list.h"
 #include "sim/driver/report.h"
 #include "sim/driver/run_driver.h"
@@ -29,7 +32,25 @@ struct RunOptions {
   bool no_dense_baseline = false;
   bool functional = false;
   std::uint64_t seed = 1;
+  std::string block, block_dist = "uniform";
+  std::uint64_t block_seed = 1;
 };
+
+// "RxC@S": block rows x block columns at sparsity S (fraction of blocks pruned).
+struct BlockArg {
+  int r = 0, c = 0;
+  double sparsity = 0;
+};
+BlockArg parse_block_arg(const std::string& text) {
+  BlockArg b;
+  char x = 0, at = 0;
+  std::istringstream in(text);
+  if (!(in >> b.r >> x >> b.c >> at >> b.sparsity) || (x != 'x' && x != 'X') || at != '@' || in.peek() != EOF)
+    throw InputError("--block: expected RxC@S (e.g. 32x32@0.75), got '" + text + "'");
+  if (b.r < 1 || b.c < 1 || b.r > 64 || b.c > 64) throw InputError("--block: block sizes run from 1x1 to 64x64, got '" + text + "'");
+  if (!(b.sparsity >= 0 && b.sparsity <= 1)) throw InputError("--block: sparsity must be in [0, 1], got '" + text + "'");
+  return b;
+}
 }  // namespace
 
 Command add_run_command(CLI::App& app) {
@@ -67,7 +88,15 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("--seed", o->seed, "seed of the operand values in --functional mode")->capture_default_str();
   sub->add_flag("--no-dense-baseline", o->no_dense_baseline,
                 "with --sparsity: do not also simulate each GEMM dense (no speedup reported)");
+  sub->add_option("--block", o->block,
+                  "with --gemm (or the default set): prune the weights in RxC blocks to sparsity S "
+                  "(RxC@S, e.g. 32x32@0.75) from a synthetic map, run on the block-skipping kernel "
+                  "(docs/block_sparse.md); combine with --sparsity 2:4 for 2:4 inside kept blocks");
+  sub->add_option("--block-dist", o->block_dist, "with --block: uniform|skewed (Zipf-like over block rows)")
+      ->capture_default_str();
+  sub->add_option("--block-seed", o->block_seed, "with --block: seed of the synthetic block map")->capture_default_str();
   sub->get_option("--gemm")->excludes(sub->get_option("--trace"));
+  sub->get_option("--block")->excludes(sub->get_option("--trace"))->excludes(sub->get_option("--model"));
   sub->get_option("--model")->excludes(sub->get_option("--trace"))->excludes(sub->get_option("--gemm"));
   return [o] {
     RunRequest req;
@@ -97,6 +126,15 @@ Command add_run_command(CLI::App& app) {
     const NmSparsity sp = parse_sparsity(o->sparsity);
     for (auto& op : req.ops)
       if (op.sparsity.dense()) op.sparsity = sp;
+    if (!o->block.empty()) {
+      const BlockArg b = parse_block_arg(o->block);
+      const BlockDist dist = parse_block_dist(o->block_dist);
+      for (auto& op : req.ops) {
+        op.block_map = std::make_shared<BlockMap>(
+            make_block_map(std::int64_t(op.batch) * op.n, op.k, b.r, b.c, b.sparsity, dist, o->block_seed));
+        op.weight_pattern = "block:" + std::to_string(b.r) + "x" + std::to_string(b.c);
+      }
+    }
     req.compare_dense = !o->no_dense_baseline;
     req.functional = o->functional;
     req.seed = o->seed;

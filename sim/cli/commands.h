@@ -18,5 +18,6 @@ Command add_validate_command(CLI::App& app);
 Command add_sweep_command(CLI::App& app);
 Command add_sweep_merge_command(CLI::App& app);
 Command add_report_command(CLI::App& app);
+Command add_crossover_command(CLI::App& app);
 
 }  // namespace stcsim

@@ -92,7 +92,15 @@ std::vector<GemmOp> default_gemms(Dtype dtype) {
       {"square_4096", 4096, 4096, 4096},
   };
   std::vector<GemmOp> ops;
-  for (const auto& s : set) ops.push_back(GemmOp{s.name, s.m, s.n, s.k, dtype});
+  for (const auto& s : set) {
+    GemmOp op;
+    op.name = s.name;
+    op.m = s.m;
+    op.n = s.n;
+    op.k = s.k;
+    op.dtype = dtype;
+    ops.push_back(op);
+  }
   return ops;
 }
 

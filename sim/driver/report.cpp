@@ -55,9 +55,18 @@ std::string format_report(const RunRequest& req, const RunResult& res) {
   row(res.total, false);
   for (const auto& r : res.ops)
     if (r.dense_cycles > 0)
-      os << "  " << r.op.name << " (" << r.op.sparsity.str() << " weights): " << fmt("%.2fx", r.speedup)
+    {
+      const std::string what = r.op.block_sparse()
+                                   ? r.op.weight_pattern + (r.op.sparsity.dense() ? "" : "+" + r.op.sparsity.str())
+                                   : r.op.sparsity.str();
+      os << "  " << r.op.name << " (" << what << " weights): " << fmt("%.2fx", r.speedup)
          << " over dense = work " << fmt("%.2f", r.work_reduction) << " x efficiency "
-         << fmt("%.2f", r.efficiency_ratio) << " x capability " << fmt("%.2f", r.capability_ratio) << "\n";
+         << fmt("%.2f", r.efficiency_ratio) << " x capability " << fmt("%.2f", r.capability_ratio);
+      if (r.op.block_sparse())
+        os << "; blocks kept " << fmt("%.3f", r.block_density) << ", imbalance " << fmt("%.2f", r.block_imbalance)
+           << ", index wait " << fmt("%.1f", 100 * r.index_wait_fraction) << "% of CTA time";
+      os << "\n";
+    }
   if (res.total.dense_cycles > 0)
     os << "  all sparse GEMMs vs their dense twins: " << fmt("%.2fx", res.total.speedup) << " over dense = work " << fmt("%.2f", res.total.work_reduction)
        << " x efficiency " << fmt("%.2f", res.total.efficiency_ratio) << " x capability "
@@ -82,18 +91,20 @@ std::string format_variants(const std::vector<std::string>& variants, const RunR
   double base = 0;
   for (const auto& v : variants) {
     double secs = 0, flops = 0;
-    int ops = 0, on_dense_core = 0, sparse = 0;
+    int ops = 0, on_dense_core = 0, sparse = 0, skipping = 0;
     for (const auto& r : res.ops) {
       if (r.op.name.compare(0, v.size() + 1, v + "/") != 0) continue;
       secs += r.seconds;
       flops += r.flops;
       ++ops;
       if (!r.op.sparsity.dense()) ++sparse;
-      if (!r.op.weight_pattern.empty() && r.op.sparsity.dense()) ++on_dense_core;
+      if (r.op.block_sparse()) ++skipping;
+      else if (!r.op.weight_pattern.empty() && r.op.sparsity.dense()) ++on_dense_core;
     }
     if (base == 0) base = secs;
     os << "  " << padr(v, 22) << pad(fmt("%.1f", secs * 1e6), 10) << " us  " << pad(fmt("%.2fx", base / secs), 7)
        << " vs " << variants.front() << "  (" << ops << " GEMMs, " << sparse << " on mma.sp";
+    if (skipping) os << ", " << skipping << " on the block-skipping kernel";
     if (on_dense_core) os << ", " << on_dense_core << " block-pruned run on the dense datapath: no block skipping modelled";
     os << ")\n";
   }

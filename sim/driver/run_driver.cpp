@@ -76,9 +76,10 @@ RunResult run_simulation(const RunRequest& req) {
   for (const auto& op : req.ops) {
     gpu.check_op(op);
     twin_index.push_back(-1);
-    if (!op.sparsity.dense() && req.compare_dense) {
+    if ((!op.sparsity.dense() || op.block_sparse()) && req.compare_dense) {
       GemmOp twin = op;
       twin.sparsity = {};
+      twin.block_map = nullptr;  // the dense GEMM the pruned one stands for
       twin.name += ".dense";
       gpu.check_op(twin);
       twin_index.back() = int(ops.size());

@@ -67,7 +67,15 @@ nlohmann::json op_to_json(const OpResult& r, bool details) {
     j["dtype"] = to_string(r.op.dtype);
     j["sparsity"] = r.op.sparsity.str();
     j["batch"] = r.op.batch;
-    if (!r.op.weight_pattern.empty()) j["weight_pattern"] = r.op.weight_pattern + " (not exploited: dense datapath)";
+    if (!r.op.weight_pattern.empty())
+      j["weight_pattern"] = r.op.weight_pattern + (r.op.block_sparse() ? " (block-skipping kernel)" : " (not exploited: dense datapath)");
+    if (r.op.block_sparse())
+      j["block_sparse"] = {{"block_rows", r.op.block_map->r},
+                           {"block_cols", r.op.block_map->c},
+                           {"density", r.block_density},
+                           {"imbalance", r.block_imbalance},
+                           {"index_wait_cycles_per_cta", r.index_wait_cycles_per_cta},
+                           {"index_wait_fraction", r.index_wait_fraction}};
     j["instruction"] = r.op.kind().str();
     const auto& m = r.mapping;
     j["mapping"] = {{"cta_m", m.cta_m}, {"cta_n", m.cta_n}, {"cta_k", m.cta_k},

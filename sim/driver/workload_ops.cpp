@@ -58,6 +58,18 @@ GemmOp op_from_trace(const workloads::TraceOp& t, const std::string& prefix) {
   if (spec.kind == Kind::Block) {
     op.weight_pattern = "block:" + std::to_string(spec.block_rows) + "x" + std::to_string(spec.block_cols);
     if (spec.inner_nm) op.sparsity = {spec.nm.n, spec.nm.m};
+    if (t.has_block_map()) {
+      // The trace's real block map (BSR zero-padded to whole blocks): its block rows
+      // cover batch * n rows, its columns K.
+      auto map = std::make_shared<BlockMap>();
+      map->r = spec.block_rows;
+      map->c = spec.block_cols;
+      map->row_ptr.assign(t.row_ptr.begin(), t.row_ptr.end());
+      map->col_idx.assign(t.col_idx.begin(), t.col_idx.end());
+      map->block_rows = std::int64_t(map->row_ptr.size()) - 1;
+      map->block_cols = (t.k + map->c - 1) / map->c;
+      op.block_map = std::move(map);
+    }
   }
   return op;
 }
@@ -121,9 +133,10 @@ std::vector<GemmOp> model_ops(const workloads::Model& model, const std::string& 
                               const ModelRunOptions& opt, const std::string& prefix) {
   workloads::TraceBuildOptions tb;
   tb.dtype = to_string(opt.dtype);
-  tb.payload = false;
   // Shapes-only models carry the pattern as a label (no values to prune); the timing
-  // model needs only the label.
+  // model needs only the label, except for block pruning of real weights, whose block
+  // map (from the payload) sets each CTA's work on the block-skipping kernel.
+  tb.payload = model.real_weights && spec.find("block") != std::string::npos;
   const auto built = workloads::build_trace(model, opt.lowering, workloads::PruneSpec::parse(spec), {}, tb);
   std::vector<GemmOp> ops;
   for (const auto& t : built.trace.ops) ops.push_back(op_from_trace(t, prefix));

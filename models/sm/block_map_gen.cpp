@@ -1,0 +1,102 @@
+#include "models/sm/block_map_gen.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "sim/core/input_error.h"
+
+namespace stcsim {
+
+namespace {
+// splitmix64: a portable hash, so maps do not depend on the standard library's
+// distributions.
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+}  // namespace
+
+BlockDist parse_block_dist(const std::string& s) {
+  if (s == "uniform") return BlockDist::Uniform;
+  if (s == "skewed") return BlockDist::Skewed;
+  throw InputError("--block-dist: expected uniform or skewed, got '" + s + "'");
+}
+
+BlockMap make_block_map(std::int64_t rows, std::int64_t cols, int r, int c, double sparsity,
+                        BlockDist dist, std::uint64_t seed) {
+  if (r < 1 || c < 1 || r > 64 || c > 64) throw InputError("block size must be 1x1 to 64x64");
+  if (!(sparsity >= 0 && sparsity <= 1)) throw InputError("block sparsity must be in [0, 1]");
+  BlockMap b;
+  b.r = r;
+  b.c = c;
+  b.block_rows = (rows + r - 1) / r;
+  b.block_cols = (cols + c - 1) / c;
+  const std::int64_t R = b.block_rows, C = b.block_cols;
+  const double per_row = (1.0 - sparsity) * double(C);
+  std::vector<std::int64_t> keep(static_cast<std::size_t>(R), std::llround(per_row));
+  if (dist == BlockDist::Skewed) {
+    const std::int64_t total = std::llround(per_row * double(R));
+    std::vector<std::int64_t> order(static_cast<std::size_t>(R));
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b2) {
+      return mix(seed * 31 + std::uint64_t(a)) < mix(seed * 31 + std::uint64_t(b2));
+    });
+    std::vector<double> w(static_cast<std::size_t>(R));
+    for (std::int64_t i = 0; i < R; ++i)
+      w[std::size_t(order[std::size_t(i)])] = 1.0 / double(i + 1);
+    // Water-fill: rows whose share exceeds a full row are capped, the rest rescaled.
+    std::vector<bool> capped(static_cast<std::size_t>(R), false);
+    std::int64_t left = total;
+    for (int pass = 0; pass < 64; ++pass) {
+      double wsum = 0;
+      for (std::int64_t i = 0; i < R; ++i)
+        if (!capped[std::size_t(i)]) wsum += w[std::size_t(i)];
+      bool changed = false;
+      for (std::int64_t i = 0; i < R; ++i)
+        if (!capped[std::size_t(i)] && wsum > 0 &&
+            double(left) * w[std::size_t(i)] / wsum >= double(C)) {
+          capped[std::size_t(i)] = true;
+          keep[std::size_t(i)] = C;
+          left -= C;
+          changed = true;
+        }
+      if (changed) continue;
+      // Largest remainders keep the total exact.
+      std::int64_t given = 0;
+      std::vector<std::pair<double, std::int64_t>> rem;
+      for (std::int64_t i = 0; i < R; ++i) {
+        if (capped[std::size_t(i)]) continue;
+        const double q = wsum > 0 ? double(left) * w[std::size_t(i)] / wsum : 0;
+        keep[std::size_t(i)] = std::int64_t(q);
+        given += keep[std::size_t(i)];
+        rem.push_back({q - std::floor(q), i});
+      }
+      std::sort(rem.begin(), rem.end(), [](auto& a, auto& b2) {
+        return a.first > b2.first || (a.first == b2.first && a.second < b2.second);
+      });
+      for (std::size_t j = 0; j < rem.size() && given < left; ++j, ++given)
+        ++keep[std::size_t(rem[j].second)];
+      break;
+    }
+  }
+  b.row_ptr.push_back(0);
+  std::vector<std::pair<std::uint64_t, int>> h(static_cast<std::size_t>(C));
+  for (std::int64_t i = 0; i < R; ++i) {
+    const std::int64_t n = std::clamp<std::int64_t>(keep[std::size_t(i)], 0, C);
+    for (std::int64_t j = 0; j < C; ++j)
+      h[std::size_t(j)] = {mix(seed ^ mix(std::uint64_t(i) * std::uint64_t(C) + std::uint64_t(j))),
+                           int(j)};
+    std::partial_sort(h.begin(), h.begin() + n, h.end());
+    std::vector<int> cols_kept;
+    for (std::int64_t j = 0; j < n; ++j) cols_kept.push_back(h[std::size_t(j)].second);
+    std::sort(cols_kept.begin(), cols_kept.end());
+    b.col_idx.insert(b.col_idx.end(), cols_kept.begin(), cols_kept.end());
+    b.row_ptr.push_back(int(b.col_idx.size()));
+  }
+  return b;
+}
+
+}  // namespace stcsim

@@ -1,0 +1,24 @@
+// Synthetic block maps for `--gemm` runs with `--block RxC@S`: which blocks of a
+// weight W [rows, cols] survive block pruning to sparsity S, deterministic by seed.
+//   uniform: every block row keeps round((1-S) * block_cols) blocks (ties resolved by
+//            a seeded hash), so CTAs get equal work up to rounding;
+//   skewed:  block rows get a Zipf-like share of the kept blocks (share of the row
+//            ranked i-th by a seeded shuffle ~ 1/i), capped at a full row, the excess
+//            water-filled to the others; the same total count as uniform.
+// Kept sets are nested: a block kept at sparsity S is kept at every lower S (each
+// row keeps its lowest-hash columns), so a sparsity sweep removes work monotonically.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "models/common/gemm_op.h"
+
+namespace stcsim {
+
+enum class BlockDist { Uniform, Skewed };
+BlockDist parse_block_dist(const std::string& s);  // InputError for others
+
+BlockMap make_block_map(std::int64_t rows, std::int64_t cols, int r, int c, double sparsity,
+                        BlockDist dist, std::uint64_t seed);
+
+}  // namespace stcsim

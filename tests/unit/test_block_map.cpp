@@ -1,0 +1,62 @@
+// The synthetic block-map generator and the block kernel's panel plans.
+#include <algorithm>
+#include <catch2/catch.hpp>
+
+#include "models/sm/block_map_gen.h"
+#include "models/sm/block_plan.h"
+
+using namespace stcsim;
+
+TEST_CASE("block_map_uniform_exact_count_deterministic_nested", "[unit][block]") {
+  const BlockMap a = make_block_map(256, 512, 32, 32, 0.75, BlockDist::Uniform, 7);
+  const BlockMap b = make_block_map(256, 512, 32, 32, 0.75, BlockDist::Uniform, 7);
+  CHECK(a.col_idx == b.col_idx);
+  CHECK(a.block_rows == 8);
+  CHECK(a.block_cols == 16);
+  for (int i = 0; i < 8; ++i) CHECK(a.row_ptr[i + 1] - a.row_ptr[i] == 4);
+  // Nested: every block kept at 0.75 is kept at 0.5.
+  const BlockMap h = make_block_map(256, 512, 32, 32, 0.5, BlockDist::Uniform, 7);
+  for (int i = 0; i < 8; ++i)
+    for (int q = a.row_ptr[i]; q < a.row_ptr[i + 1]; ++q)
+      CHECK(std::find(h.col_idx.begin() + h.row_ptr[i], h.col_idx.begin() + h.row_ptr[i + 1],
+                      a.col_idx[q]) != h.col_idx.begin() + h.row_ptr[i + 1]);
+}
+
+TEST_CASE("block_map_skewed_same_total_unequal_rows", "[unit][block]") {
+  const BlockMap u = make_block_map(2048, 2048, 32, 32, 0.75, BlockDist::Uniform, 1);
+  const BlockMap s = make_block_map(2048, 2048, 32, 32, 0.75, BlockDist::Skewed, 1);
+  CHECK(s.nnz() == u.nnz());
+  int mx = 0;
+  for (std::size_t i = 0; i + 1 < s.row_ptr.size(); ++i)
+    mx = std::max(mx, s.row_ptr[i + 1] - s.row_ptr[i]);
+  CHECK(mx == 64);  // the heaviest rows are full
+}
+
+TEST_CASE("block_plan_kept_k_ktiles_and_bytes", "[unit][block]") {
+  // 64 x 256 weight, 32x32 blocks; block row 0 keeps columns 1 and 3, row 1 none.
+  BlockMap m;
+  m.r = m.c = 32;
+  m.block_rows = 2;
+  m.block_cols = 8;
+  m.row_ptr = {0, 2, 2};
+  m.col_idx = {1, 3};
+  GemmOp kop;
+  kop.m = 64;
+  kop.n = 128;
+  kop.k = 256;
+  const auto p = build_panel_plans(m, kop, 32, 64, 2.0);
+  REQUIRE(p.size() == 2);
+  CHECK(p[0].kept_k == 64);
+  REQUIRE(p[0].ktiles.size() == 1);
+  const auto& t = p[0].ktiles[0];
+  CHECK(t.k_elems == 64);
+  CHECK(t.blocks == 2);
+  REQUIRE(t.b_segs.size() == 2);  // columns 32..63 and 96..127: not adjacent
+  CHECK(t.b_segs[0] == std::make_pair(std::int64_t(32), 32));
+  CHECK(t.b_segs[1] == std::make_pair(std::int64_t(96), 32));
+  REQUIRE(t.a_runs.size() == 1);  // both blocks of the row, contiguous in BSR storage
+  CHECK(t.a_runs[0].second == 2u * 32 * 32 * 2);
+  CHECK(p[1].kept_k == 0);
+  CHECK(p[1].ktiles.empty());
+  CHECK(panel_imbalance(p, 2, 1, 1) == Approx(2.0));
+}
