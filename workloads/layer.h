@@ -24,6 +24,35 @@ struct Layer {
   std::string weight;               // name of the weight tensor in Model::weights ("" if shape-only)
 };
 
+// Constructors of a shape-only layer (no weight tensor named).
+inline Layer linear_layer(const std::string& name, std::int64_t in, std::int64_t out) {
+  Layer l;
+  l.name = name;
+  l.kind = LayerKind::Linear;
+  l.in_features = in;
+  l.out_features = out;
+  return l;
+}
+
+inline Layer conv2d_layer(const std::string& name, std::int64_t cin, std::int64_t cout,
+                          std::int64_t kernel, std::int64_t stride, std::int64_t padding,
+                          std::int64_t in_h, std::int64_t in_w, std::int64_t groups = 1,
+                          std::int64_t dilation = 1) {
+  Layer l;
+  l.name = name;
+  l.kind = LayerKind::Conv2d;
+  l.in_features = cin;
+  l.out_features = cout;
+  l.kernel_h = l.kernel_w = kernel;
+  l.stride = stride;
+  l.padding = padding;
+  l.dilation = dilation;
+  l.groups = groups;
+  l.in_h = in_h;
+  l.in_w = in_w;
+  return l;
+}
+
 struct Model {
   std::string name;
   std::string description;

@@ -163,7 +163,7 @@ void Sm::issue_block_stage_load(Slot& s, int kt) {
   to_submit_.push_back(&r);
 }
 
-void Sm::issue_stage_load(Slot& s, int kt, Cycle /*now*/) {
+void Sm::issue_stage_load(Slot& s, int kt) {
   const auto& k = *kernel_;
   if (k.block_sparse) {
     issue_block_stage_load(s, kt);
@@ -211,7 +211,7 @@ void Sm::issue_reduce_load(Slot& s) {
   to_submit_.push_back(&r);
 }
 
-void Sm::issue_store(Slot& s, Cycle /*now*/) {
+void Sm::issue_store(Slot& s) {
   const auto& k = *kernel_;
   const auto& op = k.op;
   const auto [m0, n0, tile_rows, cols] = tile_extent(k, s.task);
@@ -291,7 +291,7 @@ void Sm::advance(Slot& s, Cycle now) {
           s.state = State::IndexFetch;
           return;
         } else {
-          for (int st = 0; st < std::min(stages - 1, s.ktiles); ++st) issue_stage_load(s, st, now);
+          for (int st = 0; st < std::min(stages - 1, s.ktiles); ++st) issue_stage_load(s, st);
           s.state = State::Main;
         }
         s.wake = kPending;
@@ -314,7 +314,7 @@ void Sm::advance(Slot& s, Cycle now) {
           s.state = State::Epilogue;
           continue;
         }
-        for (int st = 0; st < pro; ++st) issue_stage_load(s, st, now);
+        for (int st = 0; st < pro; ++st) issue_stage_load(s, st);
         s.state = State::Main;
         s.wake = kPending;
         return;
@@ -339,7 +339,7 @@ void Sm::advance(Slot& s, Cycle now) {
         }
         double stage_bytes = 0;
         for (const auto& run : ld.runs) stage_bytes += double(run.bytes) * run.rows;
-        if (s.kt + stages - 1 < s.ktiles) issue_stage_load(s, s.kt + stages - 1, now);
+        if (s.kt + stages - 1 < s.ktiles) issue_stage_load(s, s.kt + stages - 1);
         compute_ktile(s, now, cause, stage_bytes);
         s.first_ktile = false;
         if (++s.kt == s.ktiles) {
@@ -363,7 +363,7 @@ void Sm::advance(Slot& s, Cycle now) {
       }
       case State::Staged:
         if (!reached(s.wake, now)) return;
-        issue_store(s, now);
+        issue_store(s);
         s.state = State::Storing;
         s.wake = kPending;
         return;
@@ -372,7 +372,7 @@ void Sm::advance(Slot& s, Cycle now) {
           s.wake = s.loads[0].done;
           return;
         }
-        issue_store(s, now);
+        issue_store(s);
         s.state = State::Storing;
         s.wake = kPending;
         return;

@@ -79,13 +79,13 @@ class Sm : public sc_core::sc_module {
   // Advance one slot at the current cycle as far as it can go; new memory requests
   // are appended to `to_submit_`.
   void advance(Slot& s, Cycle now);
-  void issue_stage_load(Slot& s, int kt, Cycle now);
+  void issue_stage_load(Slot& s, int kt);
   void issue_block_stage_load(Slot& s, int kt);
   void issue_index_load(Slot& s);
   // Block-sparse: when k-tile kt's indices are decoded (kPending before the fetch returns).
   Cycle index_ready(const Slot& s, int kt) const;
   void compute_ktile(Slot& s, Cycle barrier, StallCause cause, double fill_bytes);
-  void issue_store(Slot& s, Cycle now);
+  void issue_store(Slot& s);
   void issue_reduce_load(Slot& s);
 
   int id_;

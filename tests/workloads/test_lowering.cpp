@@ -9,30 +9,9 @@ using namespace stcsim::workloads;
 
 namespace {
 
+// The shared constructor of workloads/layer.h, under a short name.
 Layer linear(const std::string& name, std::int64_t in, std::int64_t out) {
-  Layer l;
-  l.name = name;
-  l.in_features = in;
-  l.out_features = out;
-  return l;
-}
-
-Layer conv(const std::string& name, std::int64_t cin, std::int64_t cout, std::int64_t kernel,
-           std::int64_t stride, std::int64_t pad, std::int64_t h, std::int64_t w,
-           std::int64_t groups = 1, std::int64_t dilation = 1) {
-  Layer l;
-  l.name = name;
-  l.kind = LayerKind::Conv2d;
-  l.in_features = cin;
-  l.out_features = cout;
-  l.kernel_h = l.kernel_w = kernel;
-  l.stride = stride;
-  l.padding = pad;
-  l.dilation = dilation;
-  l.groups = groups;
-  l.in_h = h;
-  l.in_w = w;
-  return l;
+  return linear_layer(name, in, out);
 }
 
 LoweringOptions opts(std::int64_t batch, std::int64_t seq = 1) {
@@ -67,7 +46,7 @@ TEST_CASE("linear_with_token_grid_ignores_seq_len", "[lowering]") {
 
 TEST_CASE("conv_7x7_stride2_pad3", "[lowering]") {
   // P = (224 + 6 - 7) / 2 + 1 = 112
-  const LoweredGemm g = lower_layer(conv("c1", 3, 64, 7, 2, 3, 224, 224), opts(2));
+  const LoweredGemm g = lower_layer(conv2d_layer("c1", 3, 64, 7, 2, 3, 224, 224), opts(2));
   CHECK(g.m == 2 * 112 * 112);
   CHECK(g.n == 64);
   CHECK(g.k == 3 * 7 * 7);
@@ -77,38 +56,38 @@ TEST_CASE("conv_7x7_stride2_pad3", "[lowering]") {
 
 TEST_CASE("conv_3x3_stride2_pad1_and_1x1_stride2", "[lowering]") {
   // (56 + 2 - 3) / 2 + 1 = 28; 1x1/2 pad 0: (56 - 1) / 2 + 1 = 28
-  CHECK(lower_layer(conv("c", 128, 128, 3, 2, 1, 56, 56), opts(1)).m == 28 * 28);
-  CHECK(lower_layer(conv("d", 256, 512, 1, 2, 0, 56, 56), opts(1)).m == 28 * 28);
+  CHECK(lower_layer(conv2d_layer("c", 128, 128, 3, 2, 1, 56, 56), opts(1)).m == 28 * 28);
+  CHECK(lower_layer(conv2d_layer("d", 256, 512, 1, 2, 0, 56, 56), opts(1)).m == 28 * 28);
   // Odd input: (57 + 2 - 3) / 2 + 1 = 29
-  CHECK(lower_layer(conv("c", 8, 8, 3, 2, 1, 57, 57), opts(1)).m == 29 * 29);
+  CHECK(lower_layer(conv2d_layer("c", 8, 8, 3, 2, 1, 57, 57), opts(1)).m == 29 * 29);
 }
 
 TEST_CASE("conv_non_square_input_no_padding", "[lowering]") {
   // P = (20 - 3) / 2 + 1 = 9, Q = (30 - 3) / 2 + 1 = 14
-  const LoweredGemm g = lower_layer(conv("c", 16, 32, 3, 2, 0, 20, 30), opts(3));
+  const LoweredGemm g = lower_layer(conv2d_layer("c", 16, 32, 3, 2, 0, 20, 30), opts(3));
   CHECK(g.m == 3 * 9 * 14);
   CHECK(g.k == 16 * 9);
 }
 
 TEST_CASE("conv_dilation_2", "[lowering]") {
   // span = 2 * (3 - 1) + 1 = 5: (32 + 4 - 5) / 1 + 1 = 32 ("same" with pad 2)
-  CHECK(lower_layer(conv("c", 64, 64, 3, 1, 2, 32, 32, 1, 2), opts(1)).m == 32 * 32);
+  CHECK(lower_layer(conv2d_layer("c", 64, 64, 3, 1, 2, 32, 32, 1, 2), opts(1)).m == 32 * 32);
   // no padding: 10 - 5 + 1 = 6; stride 2: (10 - 5) / 2 + 1 = 3
-  CHECK(lower_layer(conv("c", 64, 64, 3, 1, 0, 10, 10, 1, 2), opts(1)).m == 36);
-  CHECK(lower_layer(conv("c", 64, 64, 3, 2, 0, 10, 10, 1, 2), opts(1)).m == 9);
+  CHECK(lower_layer(conv2d_layer("c", 64, 64, 3, 1, 0, 10, 10, 1, 2), opts(1)).m == 36);
+  CHECK(lower_layer(conv2d_layer("c", 64, 64, 3, 2, 0, 10, 10, 1, 2), opts(1)).m == 9);
   // K does not change with dilation
-  CHECK(lower_layer(conv("c", 64, 64, 3, 2, 0, 10, 10, 1, 2), opts(1)).k == 64 * 9);
+  CHECK(lower_layer(conv2d_layer("c", 64, 64, 3, 2, 0, 10, 10, 1, 2), opts(1)).k == 64 * 9);
 }
 
 TEST_CASE("conv_depthwise_is_groups_batched_gemms", "[lowering]") {
-  const LoweredGemm g = lower_layer(conv("dw", 32, 32, 3, 1, 1, 16, 16, 32), opts(2));
+  const LoweredGemm g = lower_layer(conv2d_layer("dw", 32, 32, 3, 1, 1, 16, 16, 32), opts(2));
   CHECK(g.batch == 32);
   CHECK(g.n == 1);
   CHECK(g.k == 9);
   CHECK(g.m == 2 * 16 * 16);
   CHECK(g.weight_rows() == 32);
   // channel multiplier 2: N = 2 per group
-  const LoweredGemm g2 = lower_layer(conv("dw2", 32, 64, 3, 2, 1, 16, 16, 32), opts(1));
+  const LoweredGemm g2 = lower_layer(conv2d_layer("dw2", 32, 64, 3, 2, 1, 16, 16, 32), opts(1));
   CHECK(g2.batch == 32);
   CHECK(g2.n == 2);
   CHECK(g2.m == 8 * 8);
@@ -116,7 +95,7 @@ TEST_CASE("conv_depthwise_is_groups_batched_gemms", "[lowering]") {
 }
 
 TEST_CASE("conv_grouped", "[lowering]") {
-  const LoweredGemm g = lower_layer(conv("g", 64, 128, 3, 1, 1, 14, 14, 4), opts(1));
+  const LoweredGemm g = lower_layer(conv2d_layer("g", 64, 128, 3, 1, 1, 14, 14, 4), opts(1));
   CHECK(g.batch == 4);
   CHECK(g.n == 32);
   CHECK(g.k == 16 * 9);
@@ -127,7 +106,7 @@ TEST_CASE("conv_grouped", "[lowering]") {
 TEST_CASE("lower_model_keeps_order_and_rescales_images", "[lowering]") {
   Model m;
   m.name = "tiny";
-  m.layers = {conv("c1", 3, 64, 7, 2, 3, 224, 224), conv("c2", 64, 64, 3, 2, 1, 56, 56),
+  m.layers = {conv2d_layer("c1", 3, 64, 7, 2, 3, 224, 224), conv2d_layer("c2", 64, 64, 3, 2, 1, 56, 56),
               linear("fc", 64, 10)};
   m.layers[2].in_h = m.layers[2].in_w = 1;
   auto g = lower_model(m, opts(1));
@@ -151,10 +130,10 @@ TEST_CASE("lower_model_keeps_order_and_rescales_images", "[lowering]") {
 }
 
 TEST_CASE("lowering_rejects_impossible_shapes", "[lowering]") {
-  CHECK_THROWS_AS(lower_layer(conv("g", 30, 64, 3, 1, 1, 8, 8, 4), opts(1)), InputError);
-  CHECK_THROWS_WITH(lower_layer(conv("big", 8, 8, 7, 1, 0, 5, 5), opts(1)),
+  CHECK_THROWS_AS(lower_layer(conv2d_layer("g", 30, 64, 3, 1, 1, 8, 8, 4), opts(1)), InputError);
+  CHECK_THROWS_WITH(lower_layer(conv2d_layer("big", 8, 8, 7, 1, 0, 5, 5), opts(1)),
                     Catch::Contains("layer 'big'") && Catch::Contains("exceeds the padded input"));
-  CHECK_THROWS_AS(lower_layer(conv("s0", 8, 8, 3, 0, 1, 8, 8), opts(1)), InputError);
+  CHECK_THROWS_AS(lower_layer(conv2d_layer("s0", 8, 8, 3, 0, 1, 8, 8), opts(1)), InputError);
   CHECK_THROWS_AS(lower_layer(linear("fc", 0, 8), opts(1)), InputError);
   CHECK_THROWS_AS(lower_layer(linear("fc", 8, 8), opts(0)), InputError);
   Model m;

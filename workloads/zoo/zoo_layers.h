@@ -10,31 +10,17 @@ namespace stcsim::workloads::zoo_detail {
 // A Linear layer; tokens_h x tokens_w > 0 fixes its tokens per sample (lowering.h).
 inline Layer linear(const std::string& name, std::int64_t in, std::int64_t out,
                     std::int64_t tokens_h = 0, std::int64_t tokens_w = 0) {
-  Layer l;
-  l.name = name;
-  l.kind = LayerKind::Linear;
-  l.in_features = in;
-  l.out_features = out;
+  Layer l = linear_layer(name, in, out);
   l.in_h = tokens_h;
   l.in_w = tokens_w;
   return l;
 }
 
+// A square-input convolution.
 inline Layer conv(const std::string& name, std::int64_t cin, std::int64_t cout, std::int64_t kernel,
                   std::int64_t stride, std::int64_t padding, std::int64_t in_hw,
                   std::int64_t groups = 1, std::int64_t dilation = 1) {
-  Layer l;
-  l.name = name;
-  l.kind = LayerKind::Conv2d;
-  l.in_features = cin;
-  l.out_features = cout;
-  l.kernel_h = l.kernel_w = kernel;
-  l.stride = stride;
-  l.padding = padding;
-  l.dilation = dilation;
-  l.groups = groups;
-  l.in_h = l.in_w = in_hw;
-  return l;
+  return conv2d_layer(name, cin, cout, kernel, stride, padding, in_hw, in_hw, groups, dilation);
 }
 
 // hidden -> fused qkv, attention output, MLP up and down, per layer.
