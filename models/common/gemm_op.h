@@ -49,6 +49,9 @@ struct GemmOp {
   // then names the blocks); null: dense (or N:M) over all of K.
   std::shared_ptr<const BlockMap> block_map;
   bool block_sparse() const { return block_map != nullptr; }
+  // With a 1x1 block map (an unstructured mask, i.e. CSR): run the row-split CSR SpMM
+  // kernel on the CUDA cores instead of the tensor-core block kernel (docs/block_sparse.md).
+  bool csr_cuda_cores = false;
   double weight_density() const { return block_map ? block_map->density() : 1.0; }
 
   MmaKind kind() const { return MmaKind{dtype, sparsity}; }

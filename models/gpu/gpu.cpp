@@ -13,7 +13,8 @@ std::string pick_limiter(const OpResult& r) {
                                               {"smem", r.util_smem},
                                               {"l2", r.util_l2},
                                               {"dram", r.util_dram},
-                                              {"l2_link", r.util_l2_link}};
+                                              {"l2_link", r.util_l2_link},
+                                              {"cuda_cores", r.util_cuda}};
   auto best = u[0];
   for (const auto& x : u)
     if (x.second > best.second) best = x;
@@ -86,6 +87,7 @@ double Gpu::peak_products_per_second(const MmaKind& k) const {
 }
 
 KernelMapping Gpu::mapping_for(const GemmOp& op) const {
+  if (op.csr_cuda_cores) return csr_mapping();
   const MmaKind kind = op.kind();
   ChooserHardware hw;
   hw.num_sms = gpu_.num_sms;
@@ -96,13 +98,17 @@ KernelMapping Gpu::mapping_for(const GemmOp& op) const {
   hw.smem_bytes_per_cycle = smem_proto_->bytes_per_cycle();
   hw.dram_bytes_per_cycle = mem_->dram().sustained_bytes_per_cycle();
   hw.dram_latency_cycles = mem_->l2().hit_latency() * 2.0;
-  const KernelMapping m = choose_mapping(kernel_problem(op), hw, mapping_req_);
-  return op.block_sparse() ? adapt_mapping_to_blocks(m, op.block_map->r) : m;
+  return choose_mapping(kernel_problem(op), hw, mapping_req_);
 }
 
 void Gpu::check_op(const GemmOp& op) const {
   if (op.m <= 0 || op.n <= 0 || op.k <= 0 || op.batch <= 0)
     throw InputError(op.name + ": GEMM dimensions and batch must be positive");
+  if (op.csr_cuda_cores) {
+    if (!op.block_map || op.block_map->r != 1 || op.block_map->c != 1 || !op.sparsity.dense())
+      throw InputError(op.name + ": the CSR kernel needs an unstructured (1x1) weight mask and no N:M pattern");
+    return;
+  }
   if (!tc_proto_->supports(op.kind()))
     throw InputError(op.name + ": this GPU's tensor cores have " + tc_proto_->unsupported_reason(op.kind()));
   mapping_for(op);
@@ -120,6 +126,9 @@ Gpu::Snapshot Gpu::snapshot() const {
   Snapshot s;
   for (const auto& sm : sms_) {
     for (const auto& p : sm->pipes()) s.tensor += p->busy_cycles();
+    s.cuda += sm->cuda_core_busy_cycles();
+    s.l1_sectors += sm->counters().l1_sectors;
+    s.l1_hits += sm->counters().l1_hit_sectors;
     s.smem += sm->smem().busy_cycles();
     s.index_wait += sm->counters().index_wait_cycles;
     s.cta_cycles += sm->counters().cta_cycles;
@@ -147,6 +156,10 @@ void Gpu::run_kernel(const KernelLaunch& k) {
 
 void Gpu::driver() {
   for (const auto& op : ops_) {
+    if (op.csr_cuda_cores) {
+      run_csr_op(op);
+      continue;
+    }
     const KernelMapping map = mapping_for(op);
     const MmaKind kind = op.kind();
     const GemmOp kp = kernel_problem(op);
@@ -175,13 +188,38 @@ void Gpu::driver() {
   // event queue empties and sc_start() returns.
 }
 
+void Gpu::run_csr_op(const GemmOp& op) {
+  const KernelMapping map = csr_mapping();
+  const GemmOp kp = kernel_problem(op);
+  const double nb = op.batch, eb = input_bytes(op.dtype);
+  const double nnz = double(op.block_map->nnz());
+  TensorAddresses addr;
+  addr.a = allocate(nnz * eb);                                       // values
+  addr.index = allocate(4.0 * (double(op.block_map->block_rows) + 1 + nnz));  // row_ptr, col_idx
+  addr.b = allocate(nb * kp.n * kp.k * eb);                         // X^T, K-major
+  addr.c = allocate(nb * op.m * op.n * output_bytes(op.dtype));     // Y^T
+  if (cold_l2_per_op_) mem_->invalidate_l2();
+  const KernelLaunch k = make_csr_kernel(op, map, csr_occupancy().ctas_per_sm, sm_.fp32_lanes_per_sub_core, addr);
+  start_snap_ = snapshot();
+  const Cycle start = now_cycles();
+  run_kernel(k);
+  results_.push_back(collect(op, k, start, now_cycles()));
+}
+
+Occupancy Gpu::csr_occupancy() const {
+  // 4 warps, ~1.5 KB of shared memory, few registers: threads bound it.
+  const KernelMapping m = csr_mapping();
+  const int by_threads = sm_.max_threads / m.threads();
+  return by_threads <= sm_.max_ctas ? Occupancy{by_threads, "threads"} : Occupancy{sm_.max_ctas, "ctas"};
+}
+
 OpResult Gpu::collect(const GemmOp& op, const KernelLaunch& k, Cycle start, Cycle end) const {
   const Snapshot now = snapshot();
   const Snapshot& s0 = start_snap_;
   OpResult r;
   r.op = op;
   r.mapping = k.map;
-  r.occupancy = occupancy(k.map, sm_, op.kind());
+  r.occupancy = k.csr ? csr_occupancy() : occupancy(k.map, sm_, op.kind());
   r.ctas = double(k.ctas.size());
   r.waves = r.ctas / (double(gpu_.num_sms) * std::max(1, r.occupancy.ctas_per_sm));
   r.cycles = std::max(1.0, end - start);
@@ -191,10 +229,18 @@ OpResult Gpu::collect(const GemmOp& op, const KernelLaunch& k, Cycle start, Cycl
   r.peak_tflops = peak_tflops(op.kind());
   r.products = op.products();
   r.peak_products_per_second = peak_products_per_second(op.kind());
+  if (k.csr) {  // CUDA cores: FP32 FMA lanes
+    r.peak_products_per_second = double(sm_.fp32_lanes_per_sub_core) * sm_.sub_cores * gpu_.num_sms * gpu_.clock_mhz * 1e6;
+    r.peak_tflops = 2.0 * r.peak_products_per_second / 1e12;
+  }
+  r.dot_unit = tc_proto_->dot_unit(op.kind());
   const double pipes = double(gpu_.num_sms) * sm_.sub_cores;
   r.pipe_cycles = r.cycles * pipes;
   r.pipe_busy = now.tensor - s0.tensor;
   r.util_tensor = r.pipe_busy / r.pipe_cycles;
+  r.util_cuda = (now.cuda - s0.cuda) / r.pipe_cycles;
+  const double l1 = now.l1_sectors - s0.l1_sectors;
+  r.l1_hit_rate = l1 > 0 ? (now.l1_hits - s0.l1_hits) / l1 : 0;
   r.util_smem = (now.smem - s0.smem) / (r.cycles * gpu_.num_sms);
   r.util_l2 = (now.l2 - s0.l2) / (r.cycles * mem_->l2().slices());
   r.util_dram = (now.dram - s0.dram) / (r.cycles * mem_->dram().channels());
@@ -207,6 +253,18 @@ OpResult Gpu::collect(const GemmOp& op, const KernelLaunch& k, Cycle start, Cycl
   r.dram_gbps = (r.dram_read_bytes + r.dram_write_bytes) / r.seconds / 1e9;
   for (int i = 0; i < int(StallCause::kCount); ++i) r.stalls.cycles[i] = now.stalls.cycles[i] - s0.stalls.cycles[i];
   r.limiter = pick_limiter(r);
+  if (k.csr) {
+    r.block_density = op.block_map->density();
+    double mx = 0, sum = 0;
+    for (const auto& p : k.csr_panels) {
+      mx = std::max(mx, double(p.nnz));
+      sum += double(p.nnz);
+    }
+    r.block_imbalance = sum > 0 ? mx / (sum / double(k.csr_panels.size())) : 1.0;
+    const double wait = now.index_wait - s0.index_wait, life = now.cta_cycles - s0.cta_cycles;
+    r.index_wait_cycles_per_cta = wait / std::max(1.0, r.ctas);
+    r.index_wait_fraction = life > 0 ? wait / life : 0;
+  }
   if (k.block_sparse) {
     const int tiles_m = int((k.op.m + k.map.cta_m - 1) / k.map.cta_m);
     const int tiles_n = int((k.op.n + k.map.cta_n - 1) / k.map.cta_n);

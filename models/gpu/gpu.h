@@ -44,6 +44,8 @@ class Gpu : public sc_core::sc_module {
   void run_kernel(const KernelLaunch& k);
   std::uint64_t allocate(double bytes);
   OpResult collect(const GemmOp& op, const KernelLaunch& k, Cycle start, Cycle end) const;
+  void run_csr_op(const GemmOp& op);  // the CSR SpMM kernel on CUDA cores
+  Occupancy csr_occupancy() const;
 
   GpuSpec gpu_;
   SmSpec sm_;
@@ -60,6 +62,7 @@ class Gpu : public sc_core::sc_module {
 
   struct Snapshot {
     double tensor = 0, smem = 0, l2 = 0, dram = 0, link = 0, index_wait = 0, cta_cycles = 0;
+    double cuda = 0, l1_sectors = 0, l1_hits = 0;
     MemoryCounters mem;
     StallCounters stalls;
   };

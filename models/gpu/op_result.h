@@ -3,6 +3,7 @@
 #include <string>
 
 #include "models/common/gemm_op.h"
+#include "models/functional/dot_unit.h"
 #include "models/mapping/kernel_mapping.h"
 #include "models/sm/stall_counters.h"
 
@@ -23,6 +24,8 @@ struct OpResult {
   // Busy fraction of each resource over the op's cycles.
   double util_tensor = 0, util_smem = 0, util_l2 = 0, util_dram = 0, util_l2_link = 0;
   double l2_read_hit_rate = 0;
+  // The CSR kernel: busy fraction of the FP32 pipes (CUDA cores), L1 hit rate of its gathers.
+  double util_cuda = 0, l1_hit_rate = 0;
   double dram_read_bytes = 0, dram_write_bytes = 0, dram_gbps = 0;
   StallCounters stalls;       // tensor-pipe idle cycles by cause, summed over pipes
   double pipe_cycles = 0;     // cycles x pipes: busy + stalls + no_work
@@ -32,6 +35,9 @@ struct OpResult {
   // CTA), and the cycles CTAs waited on block indices (fetch + decode) per CTA and as
   // a fraction of the CTAs' summed lifetimes.
   double block_density = 0, block_imbalance = 0, index_wait_cycles_per_cta = 0, index_wait_fraction = 0;
+  // The tensor core's own dot-product unit for the op's kind, with which functional mode
+  // computes the values (empty: the golden model), like `mapping` a fact of how it ran.
+  functional::DotUnit dot_unit;
 };
 
 // The resource that bounds the run: the most utilised of tensor, smem, l2, dram and

@@ -167,17 +167,61 @@ double estimate_cycles(const GemmOp& op, const ChooserHardware& hw, const Kernel
   return std::max(sm_side, mem) + 0.5 * std::min(sm_side, mem) + reduction;
 }
 
-KernelMapping adapt_mapping_to_blocks(KernelMapping m, int r) {
-  m.cta_m = std::max(16, (r + 15) / 16 * 16);
-  int wm = 16;
-  for (int c : {64, 32, 16})
-    if (c <= std::max(16, m.warp_m) && m.cta_m % c == 0) {
-      wm = c;
-      break;
+std::vector<std::int64_t> panel_kept_k(const BlockMap& map, std::int64_t m, int batch, std::int64_t k,
+                                       int cta_m) {
+  const std::int64_t tiles_m = (m + cta_m - 1) / cta_m;
+  std::vector<std::int64_t> out;
+  out.reserve(std::size_t(tiles_m * batch));
+  std::vector<int> uni;
+  for (int b = 0; b < batch; ++b)
+    for (std::int64_t tm = 0; tm < tiles_m; ++tm) {
+      const std::int64_t g0 = b * m + tm * cta_m, g1 = std::min(b * m + m, g0 + cta_m);
+      uni.clear();
+      for (std::int64_t i = g0 / map.r; i <= (g1 - 1) / map.r && i < map.block_rows; ++i)
+        uni.insert(uni.end(), map.col_idx.begin() + map.row_ptr[i], map.col_idx.begin() + map.row_ptr[i + 1]);
+      std::sort(uni.begin(), uni.end());
+      uni.erase(std::unique(uni.begin(), uni.end()), uni.end());
+      std::int64_t kept = 0;
+      for (int c : uni) kept += std::min<std::int64_t>(map.c, k - std::int64_t(c) * map.c);
+      out.push_back(kept);
     }
-  m.warp_m = wm;
-  m.split_k = 1;
-  m.chosen_by += " (block " + std::to_string(r) + " rows: cta_m " + std::to_string(m.cta_m) + ")";
+  return out;
+}
+
+namespace {
+// The block-skipping kernel's estimate: the dense estimate of a problem whose K is the
+// CTAs' kept K (whole k-tiles), between the mean (many waves even it out) and the
+// largest panel (one wave waits for it).
+double estimate_block_cycles(const GemmOp& op, const ChooserHardware& hw, const KernelMapping& m) {
+  const Occupancy occ = occupancy(m, hw.sm, op.kind());
+  if (occ.ctas_per_sm < 1) return INFINITY;
+  const auto kept = panel_kept_k(*op.block_map, op.m, op.batch, op.k, m.cta_m);
+  double sum = 0, mx = 0;
+  for (std::int64_t v : kept) {
+    const double padded = std::ceil(double(v) / m.cta_k) * m.cta_k;
+    sum += padded;
+    mx = std::max(mx, padded);
+  }
+  const double mean = kept.empty() ? 0 : sum / double(kept.size());
+  const double ctas = double(kept.size()) * std::ceil(double(op.n) / m.cta_n);
+  const double waves = std::max(1.0, std::ceil(ctas / (double(hw.num_sms) * occ.ctas_per_sm)));
+  GemmOp eff = op;
+  eff.block_map = nullptr;
+  eff.k = std::max<std::int64_t>(m.cta_k, std::llround(mean + (mx - mean) / waves));
+  return estimate_cycles(eff, hw, m);
+}
+}  // namespace
+
+KernelMapping csr_mapping() {
+  KernelMapping m;
+  m.cta_m = 4;
+  m.cta_n = 64;
+  m.cta_k = 32;
+  m.warp_m = 1;
+  m.warp_n = 64;
+  m.stages = 2;
+  m.swizzle = 1;
+  m.chosen_by = "csr row-split (Sputnik-style): 4 rows x 64 columns per CTA, 32 nonzeros per stage";
   return m;
 }
 
@@ -215,13 +259,16 @@ KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const 
     } else {
       validate_mapping(m, hw.sm, op.kind());
     }
-    const std::vector<int> splits = req.split_k ? std::vector<int>{req.split_k} : std::vector<int>{1, 2, 4, 8, 16};
+    // A block-sparse panel's k-loop is its kept blocks: no split-K.
+    const std::vector<int> splits = op.block_sparse()  ? std::vector<int>{1}
+                                    : req.split_k       ? std::vector<int>{req.split_k}
+                                                        : std::vector<int>{1, 2, 4, 8, 16};
     for (int s : splits) {
       if (s > 1 && double(op.k) / s < 2.0 * m.cta_k) continue;
       m.split_k = s;
       const double tiles_n = std::ceil(double(op.n) / m.cta_n);
       m.swizzle = req.swizzle ? req.swizzle : int(std::min(8.0, tiles_n));
-      const double c = estimate_cycles(op, hw, m);
+      const double c = op.block_sparse() ? estimate_block_cycles(op, hw, m) : estimate_cycles(op, hw, m);
       // The estimate is rough: a later candidate (smaller tile, more splits) must win
       // by a clear margin to displace an earlier one.
       if (c < best_cost * kSwitchMargin) {

@@ -70,12 +70,19 @@ void validate_mapping(const KernelMapping& m, const SmSpec& sm, const MmaKind& k
 // `op` is the problem as the kernel runs it (kernel_problem).
 KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const MappingRequest& req);
 
-// Block-sparse weights (blocks of r rows along the kernel's M): a CTA owns the rows of
-// one block row, cta_m = r rounded up to a multiple of 16 (mma M), so that only small
-// blocks (r < 16) share a CTA and union their block columns; warp_m becomes the
-// largest of 64/32/16 that divides cta_m and does not exceed the chosen warp_m;
-// split-K is off (a panel's k-loop is already its kept blocks). Other fields stay.
-KernelMapping adapt_mapping_to_blocks(KernelMapping m, int r);
+// Block-sparse weights (op.block_map, blocks of r x c along the kernel's M and K): a CTA
+// of cta_m rows runs over the union of its rows' kept block columns, so the chooser
+// scores every candidate tile on the real map (panel_kept_k): a taller tile computes
+// more efficiently but skips only columns that all its rows dropped. Split-K is off.
+// Kept K (elements) of each row panel of cta_m rows of W [batch * m, k], panel order
+// batch * tiles_m + tile_m.
+std::vector<std::int64_t> panel_kept_k(const BlockMap& map, std::int64_t m, int batch, std::int64_t k,
+                                       int cta_m);
+
+// The CSR SpMM kernel's fixed tile (Sputnik-style, models/sm/csr_plan.h): 4 rows of W
+// (one warp each) x 64 activation columns per CTA, 32 nonzeros per row per stage,
+// double-buffered.
+KernelMapping csr_mapping();
 
 // The chooser's estimate of a candidate's cycles (exposed for tests and docs).
 double estimate_cycles(const GemmOp& op, const ChooserHardware& hw, const KernelMapping& m);

@@ -99,4 +99,27 @@ BlockMap make_block_map(std::int64_t rows, std::int64_t cols, int r, int c, doub
   return b;
 }
 
+BlockMap cover_block_map(const BlockMap& mask, int r, int c) {
+  if (mask.r != 1 || mask.c != 1) throw InputError("cover_block_map: the mask must be 1x1");
+  if (r < 1 || c < 1 || r > 64 || c > 64) throw InputError("block size must be 1x1 to 64x64");
+  BlockMap b;
+  b.r = r;
+  b.c = c;
+  b.block_rows = (mask.block_rows + r - 1) / r;
+  b.block_cols = (mask.block_cols + c - 1) / c;
+  b.row_ptr.assign(std::size_t(b.block_rows) + 1, 0);
+  std::vector<int> cols;
+  for (std::int64_t br = 0; br < b.block_rows; ++br) {
+    cols.clear();
+    for (std::int64_t i = br * r; i < std::min(mask.block_rows, (br + 1) * r); ++i)
+      for (int q = mask.row_ptr[std::size_t(i)]; q < mask.row_ptr[std::size_t(i) + 1]; ++q)
+        cols.push_back(mask.col_idx[std::size_t(q)] / c);
+    std::sort(cols.begin(), cols.end());
+    cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+    b.col_idx.insert(b.col_idx.end(), cols.begin(), cols.end());
+    b.row_ptr[std::size_t(br) + 1] = int(b.col_idx.size());
+  }
+  return b;
+}
+
 }  // namespace stcsim

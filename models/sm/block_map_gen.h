@@ -21,4 +21,8 @@ BlockDist parse_block_dist(const std::string& s);  // InputError for others
 BlockMap make_block_map(std::int64_t rows, std::int64_t cols, int r, int c, double sparsity,
                         BlockDist dist, std::uint64_t seed);
 
+// The r x c blocks that cover the nonzeros of an unstructured (1x1) mask of a weight
+// [rows, cols]: a block is kept when any of its elements is (nothing is re-pruned).
+BlockMap cover_block_map(const BlockMap& mask, int r, int c);
+
 }  // namespace stcsim

@@ -114,6 +114,32 @@ KernelLaunch make_gemm_kernel(const GemmOp& user_op, const KernelMapping& map, i
   return k;
 }
 
+KernelLaunch make_csr_kernel(const GemmOp& user_op, const KernelMapping& map, int ctas_per_sm, int fp32_lanes,
+                             const TensorAddresses& addr) {
+  KernelLaunch k;
+  k.kind = KernelKind::Gemm;
+  k.op = kernel_problem(user_op);
+  k.mma = MmaKind{user_op.dtype, {}};
+  k.transposed_output = true;
+  k.map = map;
+  k.ctas_per_sm = ctas_per_sm;
+  k.a_base = addr.a;
+  k.b_base = addr.b;
+  k.c_base = addr.c;
+  k.index_base = addr.index;
+  k.csr = true;
+  const GemmOp& op = k.op;
+  k.csr_panels = build_csr_panels(*user_op.block_map, op.batch, op.m, map.cta_m, map.cta_k, input_bytes(op.dtype));
+  k.csr_cycles_per_nnz = csr_cycles_per_nnz(map.cta_n, fp32_lanes, op.dtype);
+  k.b_stride = std::uint64_t(op.n * op.k * input_bytes(op.dtype));
+  const int tiles_n = int((op.n + map.cta_n - 1) / map.cta_n);
+  // Heaviest panels first (row swizzle); a panel's column tiles launch together so
+  // they share its nonzeros in the L2.
+  for (int p = 0; p < int(k.csr_panels.size()); ++p)
+    for (int tn = 0; tn < tiles_n; ++tn) k.ctas.push_back(CtaTask{p, tn, 0, k.csr_panels[std::size_t(p)].batch, 0, op.k, p});
+  return k;
+}
+
 KernelLaunch make_reduce_kernel(const KernelLaunch& gemm) {
   KernelLaunch k = gemm;
   k.kind = KernelKind::SplitKReduce;

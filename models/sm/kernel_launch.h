@@ -7,6 +7,7 @@
 #include "models/common/gemm_op.h"
 #include "models/mapping/kernel_mapping.h"
 #include "models/sm/block_plan.h"
+#include "models/sm/csr_plan.h"
 #include "models/smem/i_shared_memory.h"
 
 namespace stcsim {
@@ -38,6 +39,11 @@ struct KernelLaunch {
   bool block_sparse = false;
   std::vector<PanelPlan> panels;
   std::uint64_t index_base = 0;
+  // CSR SpMM on CUDA cores (csr_plan.h): CtaTask::panel indexes csr_panels; W's values
+  // at a_base, row_ptr then col_idx at index_base, X^T (K-major) at b_base.
+  bool csr = false;
+  std::vector<CsrPanel> csr_panels;
+  double csr_cycles_per_nnz = 0;  // per warp (one row) per nonzero
 
   // Derived at launch:
   int mma_per_warp_ksub = 0;  // (warp_m / mma m) * (warp_n / mma n)
@@ -51,6 +57,11 @@ struct TensorAddresses {
 // `op` is the user's GEMM; the kernel runs kernel_problem(op).
 KernelLaunch make_gemm_kernel(const GemmOp& op, const KernelMapping& map, int ctas_per_sm,
                               const ISharedMemory& smem, const TensorAddresses& addr);
+
+// The CSR SpMM kernel on CUDA cores for `op` (op.csr_cuda_cores, a 1x1 block map)
+// under csr_mapping(): panels of map.cta_m rows x map.cta_n activation columns.
+KernelLaunch make_csr_kernel(const GemmOp& op, const KernelMapping& map, int ctas_per_sm, int fp32_lanes,
+                             const TensorAddresses& addr);
 
 // The split-K reduction kernel that follows a GEMM kernel with split_k > 1.
 KernelLaunch make_reduce_kernel(const KernelLaunch& gemm);

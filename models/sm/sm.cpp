@@ -16,7 +16,21 @@ Sm::Sm(sc_core::sc_module_name name, int id, const SmSpec& spec, const ITensorCo
     : sc_module(name), id_(id), spec_(spec), mem_(mem), sched_(sched) {
   for (int i = 0; i < spec.sub_cores; ++i) pipes_.push_back(tc_proto.clone_empty());
   smem_ = smem_proto.clone_empty();
+  cuda_.resize(std::size_t(spec.sub_cores));
+  if (spec.l1_kib > 0) {
+    SectoredL2Spec l1;
+    l1.capacity_kib = spec.l1_kib;
+    l1.ways = 4;
+    l1.slices = 1;
+    l1_ = std::make_unique<SectoredL2>(l1);
+  }
   SC_THREAD(run);
+}
+
+Cycle Sm::cuda_core_busy_cycles() const {
+  Cycle b = 0;
+  for (const auto& t : cuda_) b += t.busy_cycles();
+  return b;
 }
 
 void Sm::launch(const KernelLaunch* k, Cycle op_start) {
@@ -91,6 +105,13 @@ void Sm::start_cta(Slot& s, const CtaTask& t) {
   s.first_ktile = true;
   s.started = now_cycles();
   s.panel = nullptr;
+  s.csr = nullptr;
+  if (k.csr) {
+    s.csr = &k.csr_panels[std::size_t(t.panel)];
+    s.ktiles = int(s.csr->stages.size());
+    s.warps.assign(s.csr->rows.size(), WarpState{});
+    return;
+  }
   if (k.kind == KernelKind::Gemm && k.block_sparse) {
     s.panel = &k.panels[std::size_t(t.panel)];
     s.ktiles = int(s.panel->ktiles.size());
@@ -123,6 +144,13 @@ Cycle Sm::index_ready(const Slot& s, int kt) const {
 
 void Sm::issue_index_load(Slot& s) {
   const auto& k = *kernel_;
+  if (s.csr) {  // each row's two row_ptr entries (rows are scattered by the row swizzle)
+    s.index_req = MemRequest{};
+    for (auto r : s.csr->rows) s.index_req.runs.push_back(RowRun{k.index_base + std::uint64_t(r) * 4, 8, 1, 0});
+    s.index_req.done = kPending;
+    to_submit_.push_back(&s.index_req);
+    return;
+  }
   const PanelPlan& p = *s.panel;
   MemRequest& r = s.index_req;
   r = MemRequest{};
@@ -154,17 +182,68 @@ void Sm::issue_block_stage_load(Slot& s, int kt) {
     r.runs.push_back(RowRun{k.meta_base + std::uint64_t(double(t.a_runs.front().first) * ratio),
                             std::uint32_t(a_bytes * ratio), 1, 0});
   }
-  // Gather: the activation columns the kept blocks multiply, for every row of x in the tile.
+  // Gather: the activations the kept blocks multiply. The kernel reads X^T (K-major, as
+  // gathering SpMM kernels do): a kept K column is a contiguous row of the x tile's
+  // activations, so narrow blocks do not waste sectors.
   const std::uint64_t bb = k.b_base + std::uint64_t(s.task.batch) * k.b_stride;
   for (const auto& [k0, len] : t.b_segs)
-    r.runs.push_back(RowRun{bb + std::uint64_t((n0 * op.k + k0) * eb), std::uint32_t(len * eb),
-                            std::uint32_t(tile_cols), std::uint64_t(op.k * eb)});
+    r.runs.push_back(RowRun{bb + std::uint64_t((k0 * op.n + n0) * eb), std::uint32_t(tile_cols * eb),
+                            std::uint32_t(len), std::uint64_t(op.n * eb)});
+  r.done = kPending;
+  to_submit_.push_back(&r);
+}
+
+void Sm::issue_csr_stage_load(Slot& s, int kt, Cycle now) {
+  const auto& k = *kernel_;
+  const auto& op = k.op;
+  const CsrStage& st = s.csr->stages[std::size_t(kt)];
+  const int eb = input_bytes(op.dtype);
+  const std::int64_t n0 = std::int64_t(s.task.tile_n) * k.map.cta_n;
+  const auto cols = std::uint32_t(std::min<std::int64_t>(k.map.cta_n, op.n - n0));
+  MemRequest& r = s.loads[std::size_t(kt) % s.loads.size()];
+  r = MemRequest{};
+  const std::uint64_t idx = k.index_base + std::uint64_t(op.batch * op.m + 1) * 4;
+  for (const auto& [off, bytes] : st.value_runs) r.runs.push_back(RowRun{k.a_base + off, bytes, 1, 0});
+  for (const auto& [off, bytes] : st.index_runs) r.runs.push_back(RowRun{idx + off, bytes, 1, 0});
+  // Gathers of X^T rows go through the L1: only the sectors it misses reach the L2.
+  const std::uint64_t xb = k.b_base + std::uint64_t(s.task.batch) * k.b_stride;
+  double gather_bytes = 0;
+  for (const std::int64_t col : st.cols) {
+    const std::uint64_t a0 = xb + std::uint64_t((col * op.n + n0) * eb), a1 = a0 + std::uint64_t(cols) * eb;
+    gather_bytes += double(a1 - a0);
+    if (!l1_) {
+      r.runs.push_back(RowRun{a0, std::uint32_t(a1 - a0), 1, 0});
+      continue;
+    }
+    for (std::uint64_t line = a0 / 128 * 128; line < a1; line += 128) {
+      std::uint8_t want = 0;
+      for (int sct = 0; sct < 4; ++sct) {
+        const std::uint64_t lo = line + std::uint64_t(sct) * 32;
+        if (lo + 32 > a0 && lo < a1) want |= std::uint8_t(1u << sct);
+      }
+      const std::uint8_t miss = l1_->access(line, want, false).miss_sectors;
+      for (int sct = 0; sct < 4; ++sct) {
+        if (!(want >> sct & 1)) continue;
+        counters_.l1_sectors += 1;
+        if (miss >> sct & 1)
+          r.runs.push_back(RowRun{line + std::uint64_t(sct) * 32, 32, 1, 0});
+        else
+          counters_.l1_hit_sectors += 1;
+      }
+    }
+  }
+  // Every gathered byte crosses the L1's data path, shared with shared memory.
+  smem_->write(now, gather_bytes);
   r.done = kPending;
   to_submit_.push_back(&r);
 }
 
 void Sm::issue_stage_load(Slot& s, int kt) {
   const auto& k = *kernel_;
+  if (k.csr) {
+    issue_csr_stage_load(s, kt, now_cycles());
+    return;
+  }
   if (k.block_sparse) {
     issue_block_stage_load(s, kt);
     return;
@@ -224,7 +303,12 @@ void Sm::issue_store(Slot& s) {
                                      : k.c_base + bi * k.c_stride;
   s.store = MemRequest{};
   s.store.write = true;
-  if (k.transposed_output && !partial) {
+  if (s.csr) {
+    // Y^T row-major (K-major for the next layer, the layout the kernel reads X^T in):
+    // one contiguous run per row of W.
+    for (auto row : s.csr->rows)
+      s.store.runs.push_back(RowRun{k.c_base + std::uint64_t((row * op.n + n0) * ob), std::uint32_t(cols * ob), 1, 0});
+  } else if (k.transposed_output && !partial) {
     // The kernel's D is y^T: the epilogue transposes through shared memory and writes
     // y's rows (the tile's columns) contiguously.
     s.store.runs.push_back(RowRun{base + std::uint64_t((n0 * op.m + m0) * ob), std::uint32_t(rows * ob),
@@ -237,8 +321,30 @@ void Sm::issue_store(Slot& s) {
   to_submit_.push_back(&s.store);
 }
 
+void Sm::compute_csr_stage(Slot& s, Cycle barrier) {
+  const auto& k = *kernel_;
+  const CsrStage& st = s.csr->stages[std::size_t(s.kt)];
+  const Cycle ready = barrier;
+  const int nsub = int(cuda_.size());
+  const int first = int(&s - slots_.data()) * int(s.warps.size());
+  Cycle done = ready;
+  for (std::size_t w = 0; w < st.row_nnz.size(); ++w) {
+    if (st.row_nnz[w] == 0) continue;
+    const Cycle dur = st.row_nnz[w] * k.csr_cycles_per_nnz;
+    const Cycle t = cuda_[std::size_t((first + int(w)) % nsub)].reserve(ready, dur);
+    done = std::max(done, t + dur);
+  }
+  // The CTA syncs before the stage's buffer is refilled (Sputnik's __syncthreads).
+  s.barrier_ready = done;
+  s.mma_done = done;
+}
+
 void Sm::compute_ktile(Slot& s, Cycle barrier, StallCause cause, double fill_bytes) {
   const auto& k = *kernel_;
+  if (k.csr) {
+    compute_csr_stage(s, barrier);
+    return;
+  }
   const auto shape = k.mma.shape();
   const std::int64_t k0 = s.task.k_begin + std::int64_t(s.kt) * k.map.cta_k;
   const int kb = k.block_sparse ? s.panel->ktiles[std::size_t(s.kt)].k_elems
@@ -257,9 +363,14 @@ void Sm::compute_ktile(Slot& s, Cycle barrier, StallCause cause, double fill_byt
     // cp.async writes of a stage trickle into shared memory while the previous one is
     // consumed; charge them to the port in slices behind each k-sub's fragment reads.
     smem_->write(barrier, fill_bytes / ksubs);
+    // Warps take sub-cores by their SM-wide warp slot (slot * warps + w) mod sub-cores, as
+    // the hardware assigns them: co-resident CTAs of few warps share all the pipes, not
+    // the first few.
+    const int first = int(&s - slots_.data()) * int(s.warps.size());
     for (int sc = 0; sc < nsub; ++sc) {
       group.clear();
-      for (int w = sc; w < int(s.warps.size()); w += nsub) group.push_back(&s.warps[w]);
+      for (int w = 0; w < int(s.warps.size()); ++w)
+        if ((first + w) % nsub == sc) group.push_back(&s.warps[w]);
       if (!group.empty())
         issue_ksub(*pipes_[sc], k.mma, group, k.mma_per_warp_ksub, op_start_, counters_.stalls);
     }
@@ -282,7 +393,7 @@ void Sm::advance(Slot& s, Cycle now) {
         if (k.kind == KernelKind::SplitKReduce) {
           issue_reduce_load(s);
           s.state = State::ReduceLoad;
-        } else if (k.block_sparse) {
+        } else if (k.block_sparse || k.csr) {
           // The index unit fetches the panel's row_ptr/col_idx slice before any value
           // load can be addressed.
           issue_index_load(s);
@@ -299,6 +410,18 @@ void Sm::advance(Slot& s, Cycle now) {
       case State::IndexFetch: {
         if (!reached(s.index_req.done, now)) {
           s.wake = s.index_req.done;
+          return;
+        }
+        if (s.csr) {  // row offsets in: the prologue stages can be addressed
+          counters_.index_wait_cycles += now - s.index_issued;
+          for (int st = 0; st < std::min(stages - 1, s.ktiles); ++st) issue_stage_load(s, st);
+          if (s.ktiles == 0) {
+            s.mma_done = now;
+            s.state = State::Epilogue;
+            continue;
+          }
+          s.state = State::Main;
+          s.wake = kPending;
           return;
         }
         if (s.decode_start == kPending) s.decode_start = s.index_req.done + spec_.block_index_latency_cycles;

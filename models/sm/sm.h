@@ -13,7 +13,9 @@
 
 #include <systemc>
 
+#include "models/common/timeline.h"
 #include "models/memory/memory_system.h"
+#include "models/memory/sectored_l2.h"
 #include "models/sm/kernel_launch.h"
 #include "models/sm/sm_spec.h"
 #include "models/sm/warp_scheduler.h"
@@ -30,6 +32,8 @@ struct SmCounters {
   // Block-sparse kernels: cycles CTAs waited on their block indices (fetch + decode)
   // before a stage load could issue, and the CTAs' summed lifetimes.
   double index_wait_cycles = 0, cta_cycles = 0;
+  // CSR kernels: sectors of activation gathers looked up in the L1, and those that hit.
+  double l1_sectors = 0, l1_hit_sectors = 0;
 };
 
 class Sm : public sc_core::sc_module {
@@ -46,6 +50,8 @@ class Sm : public sc_core::sc_module {
 
   const ISharedMemory& smem() const { return *smem_; }
   const std::vector<std::unique_ptr<ITensorCore>>& pipes() const { return pipes_; }
+  // FP32 FMA pipes (CUDA cores), one per sub-core: busy cycles of the CSR kernel.
+  Cycle cuda_core_busy_cycles() const;
   const SmCounters& counters() const { return counters_; }
   sc_core::sc_signal<int> active_ctas{"active_ctas"};  // for VCD tracing
   bool trace_signals = false;
@@ -71,6 +77,7 @@ class Sm : public sc_core::sc_module {
     MemRequest index_req;
     Cycle decode_start = 0, started = 0, index_issued = 0;
     std::vector<double> blocks_through;  // indices decoded before k-tile t is usable
+    const CsrPanel* csr = nullptr;       // CSR kernel: the CTA's rows
   };
 
   void run();
@@ -82,6 +89,8 @@ class Sm : public sc_core::sc_module {
   void issue_stage_load(Slot& s, int kt);
   void issue_block_stage_load(Slot& s, int kt);
   void issue_index_load(Slot& s);
+  void issue_csr_stage_load(Slot& s, int kt, Cycle now);
+  void compute_csr_stage(Slot& s, Cycle barrier);
   // Block-sparse: when k-tile kt's indices are decoded (kPending before the fetch returns).
   Cycle index_ready(const Slot& s, int kt) const;
   void compute_ktile(Slot& s, Cycle barrier, StallCause cause, double fill_bytes);
@@ -94,6 +103,8 @@ class Sm : public sc_core::sc_module {
   CtaScheduler& sched_;
   std::vector<std::unique_ptr<ITensorCore>> pipes_;
   std::unique_ptr<ISharedMemory> smem_;
+  std::vector<Timeline> cuda_;       // per sub-core FP32 pipe
+  std::unique_ptr<SectoredL2> l1_;   // tag store of the L1 data cache (null: no L1)
   const KernelLaunch* kernel_ = nullptr;
   Cycle op_start_ = 0;
   sc_core::sc_event launch_ev_;

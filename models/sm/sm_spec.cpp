@@ -35,6 +35,12 @@ std::vector<ParamDecl> SmSpec::params() {
                 "row_ptr/col_idx slice arrives (address generation for the gathers)"),
       float_param("block_index_blocks_per_cycle", "blocks/cycle", 2.0, 0.01, 1024,
                   "block-sparse kernels: block indices the unit decodes per cycle per CTA"),
+      int_param("fp32_lanes_per_sub_core", "FMA/cycle", 16, 1, 1024,
+                "FP32 FMA lanes (CUDA cores) per sub-core: a warp-wide FMA takes 32/lanes cycles"),
+      int_param("l1_kib", "KiB", 128, 0, 1 << 16,
+                "L1 data cache left beside the shared-memory carve-out (caches the CSR kernel's "
+                "activation gathers; the tensor-core kernels bypass it with cp.async.cg)"),
+      int_param("l1_hit_latency_cycles", "cycles", 33, 1, 100000, "L1 hit latency of a global load"),
   };
 }
 
@@ -51,6 +57,9 @@ SmSpec SmSpec::from(const ParamSet& p) {
   s.cta_launch_cycles = int(p.get_int("cta_launch_cycles"));
   s.block_index_latency_cycles = int(p.get_int("block_index_latency_cycles"));
   s.block_index_blocks_per_cycle = p.get_float("block_index_blocks_per_cycle");
+  s.fp32_lanes_per_sub_core = int(p.get_int("fp32_lanes_per_sub_core"));
+  s.l1_kib = int(p.get_int("l1_kib"));
+  s.l1_hit_latency_cycles = int(p.get_int("l1_hit_latency_cycles"));
   return s;
 }
 

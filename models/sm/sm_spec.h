@@ -29,6 +29,11 @@ struct SmSpec {
   // through the memory system, then decodes at this latency and rate.
   int block_index_latency_cycles = 32;
   double block_index_blocks_per_cycle = 2.0;
+  // CUDA cores and L1 (the CSR SpMM kernel): FP32 FMA lanes per sub-core, and the L1
+  // data cache that catches its gathers of activation rows.
+  int fp32_lanes_per_sub_core = 16;
+  int l1_kib = 128;
+  int l1_hit_latency_cycles = 33;
   static std::vector<ParamDecl> params();
   static SmSpec from(const ParamSet& p);
 };

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -19,6 +20,7 @@ namespace stcsim {
 namespace {
 struct CrossoverOptions {
   std::string arch = "a100", gemm, pattern = "block:32x32", dtype = "fp16", dist = "uniform", out;
+  int vector = 16;
   std::vector<double> points{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95};
   std::vector<std::string> overrides;
 };
@@ -44,86 +46,131 @@ double run_point(const std::string& exe, const std::string& args, const std::str
   std::ifstream in(dir + "/stats.json");
   return nlohmann::json::parse(in)["ops"][0]["cycles"].get<double>();
 }
+
+// One curve: a name and the `stcsim run` arguments of its point at sparsity S.
+struct Series {
+  std::string name;
+  std::function<std::string(const std::string& s)> args;
+};
+
+// Sparsity where a curve first exceeds 1, interpolated from the previous point; -1: never.
+double first_crossing(const std::vector<double>& xs, const std::vector<double>& ys) {
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    if (ys[i] <= 1.0) continue;
+    if (i > 0 && ys[i - 1] <= 1.0)
+      return xs[i - 1] + (1.0 - ys[i - 1]) / (ys[i] - ys[i - 1]) * (xs[i] - xs[i - 1]);
+    return xs[i];
+  }
+  return -1;
+}
 }  // namespace
 
 Command add_crossover_command(CLI::App& app) {
   auto o = std::make_shared<CrossoverOptions>();
   auto* sub = app.add_subcommand("crossover",
                                  "Sweep weight sparsity for one GEMM under a pattern (block:RxC, "
-                                 "or 2:4 at its fixed 50%), print the "
-                                 "speedup over dense and the first sparsity where it exceeds 1, "
-                                 "write crossover.csv and crossover.png");
+                                 "unstructured, or 2:4 at its fixed 50%), print the speedup over "
+                                 "dense and the first sparsity where it exceeds 1, write "
+                                 "crossover.csv and crossover.png");
   sub->add_option("--arch", o->arch, "preset name or YAML file")->capture_default_str();
   sub->add_option("--gemm", o->gemm, "the GEMM as MxNxK")->required();
-  sub->add_option("--pattern", o->pattern, "block:RxC (1x1 to 64x64) or 2:4")
+  sub->add_option("--pattern", o->pattern,
+                  "block:RxC (1x1 to 64x64), unstructured (two curves: CSR SpMM on CUDA cores, "
+                  "and tensor cores over Vx1 column vectors, V = --vector), or 2:4")
+      ->capture_default_str();
+  sub->add_option("--vector", o->vector, "unstructured: V of the tensor-core curve's Vx1 vectors")
       ->capture_default_str();
   sub->add_option("--dtype", o->dtype, "input dtype")->capture_default_str();
-  sub->add_option("--block-dist", o->dist, "block maps: uniform|skewed")->capture_default_str();
-  sub->add_option("--points", o->points, "sparsities to simulate (block patterns)")->delimiter(',');
+  sub->add_option("--block-dist", o->dist, "nonzeros over rows: uniform|skewed")->capture_default_str();
+  sub->add_option("--points", o->points,
+                  "sparsities to simulate (default 0..0.95 for blocks; 0.5..0.99 for unstructured)")
+      ->delimiter(',');
   sub->add_option("-p,--param", o->overrides,
                   "override a parameter: section.key=value (repeatable)");
   sub->add_option("--out", o->out, "directory for the points, crossover.csv and crossover.png")
       ->required();
-  return [o] {
-    const bool nm = o->pattern == "2:4";
-    if (!nm && o->pattern.rfind("block:", 0) != 0)
-      throw InputError("--pattern: expected block:RxC or 2:4, got '" + o->pattern + "'");
+  return [o, sub] {
+    const bool nm = o->pattern == "2:4", unstructured = o->pattern == "unstructured";
+    if (!nm && !unstructured && o->pattern.rfind("block:", 0) != 0)
+      throw InputError("--pattern: expected block:RxC, unstructured or 2:4, got '" + o->pattern + "'");
+    if (unstructured && sub->count("--points") == 0) o->points = {0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99};
+    for (double p : o->points)
+      if (!(p >= 0 && p <= 1)) throw InputError("--points: sparsities must be in [0, 1]");
     const std::string exe = self_exe();
     std::string common = "--arch '" + o->arch + "' --gemm " + o->gemm + " --dtype " + o->dtype +
                          " --no-dense-baseline";
     for (const auto& p : o->overrides) common += " -p '" + p + "'";
     std::filesystem::create_directories(o->out);
     const double dense = run_point(exe, common, o->out + "/dense");
-    std::vector<std::pair<double, double>> curve;  // (sparsity, speedup)
+    std::vector<Series> series;
+    std::vector<double> xs = o->points;
     if (nm) {
-      curve.push_back({0.5, dense / run_point(exe, common + " --sparsity 2:4", o->out + "/sp24")});
+      xs = {0.5};
+      series.push_back({"2:4", [](const std::string&) { return std::string(" --sparsity 2:4"); }});
+    } else if (unstructured) {
+      const std::string dist = " --block-dist " + o->dist;
+      series.push_back({"csr_cuda_cores", [dist](const std::string& s) {
+                          return " --unstructured " + s + " --unstructured-kernel csr" + dist;
+                        }});
+      const std::string v = std::to_string(o->vector);
+      series.push_back({"tc_" + v + "x1_vectors", [dist, v](const std::string& s) {
+                          return " --unstructured " + s + " --unstructured-kernel tc:" + v + dist;
+                        }});
     } else {
-      const std::string rc = o->pattern.substr(6);
-      for (std::size_t i = 0; i < o->points.size(); ++i) {
-        std::ostringstream s;
-        s << o->points[i];
-        const double c =
-            run_point(exe, common + " --block " + rc + "@" + s.str() + " --block-dist " + o->dist,
-                      o->out + "/p" + std::to_string(i));
-        curve.push_back({o->points[i], dense / c});
+      const std::string rc = o->pattern.substr(6), dist = " --block-dist " + o->dist;
+      series.push_back({o->pattern, [rc, dist](const std::string& s) { return " --block " + rc + "@" + s + dist; }});
+    }
+    std::vector<std::vector<double>> ys(series.size());
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      std::ostringstream s;
+      s << xs[i];
+      for (std::size_t j = 0; j < series.size(); ++j) {
+        const std::string dir = o->out + "/p" + std::to_string(i) + (series.size() > 1 ? "_" + series[j].name : "");
+        ys[j].push_back(dense / run_point(exe, common + series[j].args(s.str()), dir));
       }
     }
     std::ofstream csv(o->out + "/crossover.csv");
-    csv << "sparsity,speedup\n";
-    std::cout << "crossover: " << o->gemm << " " << o->dtype << " " << o->pattern << " on "
-              << o->arch << " (dense " << dense << " cycles)\n  sparsity  speedup\n";
-    double cross = -1;
-    for (std::size_t i = 0; i < curve.size(); ++i) {
-      const auto [s, v] = curve[i];
-      csv << s << "," << v << "\n";
-      char line[64];
-      std::snprintf(line, sizeof line, "  %8.3f  %7.3f\n", s, v);
-      std::cout << line;
-      if (cross < 0 && v > 1.0) {
-        // Linear interpolation from the previous point, when it was below 1.
-        cross = s;
-        if (i > 0 && curve[i - 1].second <= 1.0)
-          cross = curve[i - 1].first + (1.0 - curve[i - 1].second) / (v - curve[i - 1].second) *
-                                           (s - curve[i - 1].first);
+    csv << "sparsity";
+    for (const auto& se : series) csv << "," << (series.size() > 1 ? se.name : "speedup");
+    csv << "\n";
+    std::cout << "crossover: " << o->gemm << " " << o->dtype << " " << o->pattern << " on " << o->arch
+              << " (dense " << dense << " cycles); speedup over dense\n  sparsity";
+    for (const auto& se : series) std::cout << "  " << se.name;
+    std::cout << "\n";
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      csv << xs[i];
+      char cell[64];
+      std::snprintf(cell, sizeof cell, "  %8.3f", xs[i]);
+      std::cout << cell;
+      for (std::size_t j = 0; j < series.size(); ++j) {
+        csv << "," << ys[j][i];
+        std::snprintf(cell, sizeof cell, "  %*.3f", int(std::max<std::size_t>(7, series[j].name.size())), ys[j][i]);
+        std::cout << cell;
       }
+      csv << "\n";
+      std::cout << "\n";
     }
     csv.close();
-    if (cross >= 0)
-      std::cout << "  sparse first beats dense at sparsity " << cross << "\n";
-    else
-      std::cout << "  sparse never beats dense on these points\n";
+    for (std::size_t j = 0; j < series.size(); ++j) {
+      const double cross = first_crossing(xs, ys[j]);
+      std::cout << "  " << series[j].name << ": ";
+      if (cross >= 0)
+        std::cout << "first beats dense at sparsity " << cross << "\n";
+      else
+        std::cout << "never beats dense on these points\n";
+    }
     std::ofstream gp(o->out + "/crossover.gp");
-    gp << "set terminal png size 800,500\nset output '" << o->out << "/crossover.png'\n"
-       << "set datafile separator ','\nset xlabel 'weight sparsity'\nset ylabel 'speedup over "
-          "dense'\n"
-       << "set title '" << o->gemm << " " << o->pattern << " (" << o->arch << ")'\nset grid\n"
-       << "plot '" << o->out
-       << "/crossover.csv' every ::1 using 1:2 with linespoints title 'sparse', 1 title 'dense'\n";
+    gp << "set terminal png size 800,500 noenhanced\nset output '" << o->out << "/crossover.png'\n"
+       << "set datafile separator ','\nset xlabel 'weight sparsity'\nset ylabel 'speedup over dense'\n"
+       << "set key left top\nset title '" << o->gemm << " " << o->dtype << " " << o->pattern << " (" << o->arch
+       << ")'\nset grid\nplot ";
+    for (std::size_t j = 0; j < series.size(); ++j)
+      gp << "'" << o->out << "/crossover.csv' every ::1 using 1:" << j + 2 << " with linespoints title '"
+         << series[j].name << "', ";
+    gp << "1 title 'dense' dt 2\n";
     gp.close();
-    if (std::system(
-            ("gnuplot '" + o->out + "/crossover.gp' 2> '" + o->out + "/gnuplot.log'").c_str()) != 0)
-      std::cerr << "crossover: gnuplot failed (see " << o->out
-                << "/gnuplot.log); crossover.csv is written\n";
+    if (std::system(("gnuplot '" + o->out + "/crossover.gp' 2> '" + o->out + "/gnuplot.log'").c_str()) != 0)
+      std::cerr << "crossover: gnuplot failed (see " << o->out << "/gnuplot.log); crossover.csv is written\n";
     else
       std::cout << "Wrote " << o->out << "/crossover.png\n";
     return 0;

@@ -33,6 +33,8 @@ struct RunOptions {
   bool functional = false;
   std::uint64_t seed = 1;
   std::string block, block_dist = "uniform";
+  double unstructured = -1;
+  std::string unstructured_kernel = "csr";
   std::uint64_t block_seed = 1;
 };
 
@@ -94,9 +96,24 @@ Command add_run_command(CLI::App& app) {
                   "(docs/block_sparse.md); combine with --sparsity 2:4 for 2:4 inside kept blocks");
   sub->add_option("--block-dist", o->block_dist, "with --block: uniform|skewed (Zipf-like over block rows)")
       ->capture_default_str();
-  sub->add_option("--block-seed", o->block_seed, "with --block: seed of the synthetic block map")->capture_default_str();
+  sub->add_option("--block-seed", o->block_seed, "with --block or --unstructured: seed of the synthetic map")
+      ->capture_default_str();
+  sub->add_option("--unstructured", o->unstructured,
+                  "with --gemm (or the default set): prune single weights to sparsity S (0..1) from a "
+                  "synthetic mask (--block-dist spreads nonzeros over rows) and run it on "
+                  "--unstructured-kernel")
+      ->check(CLI::Range(0.0, 1.0));
+  sub->add_option("--unstructured-kernel", o->unstructured_kernel,
+                  "with --unstructured: csr (row-split CSR SpMM on the CUDA cores) or tc:V (the "
+                  "tensor-core block kernel over the Vx1 column vectors covering the nonzeros, V "
+                  "1..64, e.g. tc:16)")
+      ->capture_default_str();
   sub->get_option("--gemm")->excludes(sub->get_option("--trace"));
   sub->get_option("--block")->excludes(sub->get_option("--trace"))->excludes(sub->get_option("--model"));
+  sub->get_option("--unstructured")
+      ->excludes(sub->get_option("--trace"))
+      ->excludes(sub->get_option("--model"))
+      ->excludes(sub->get_option("--block"));
   sub->get_option("--model")->excludes(sub->get_option("--trace"))->excludes(sub->get_option("--gemm"));
   return [o] {
     RunRequest req;
@@ -133,6 +150,33 @@ Command add_run_command(CLI::App& app) {
         op.block_map = std::make_shared<BlockMap>(
             make_block_map(std::int64_t(op.batch) * op.n, op.k, b.r, b.c, b.sparsity, dist, o->block_seed));
         op.weight_pattern = "block:" + std::to_string(b.r) + "x" + std::to_string(b.c);
+      }
+    }
+    if (o->unstructured >= 0) {
+      const BlockDist dist = parse_block_dist(o->block_dist);
+      const std::string& kern = o->unstructured_kernel;
+      int v = 0;
+      if (kern.rfind("tc:", 0) == 0) {
+        std::istringstream in(kern.substr(3));
+        if (!(in >> v) || in.peek() != EOF || v < 1 || v > 64)
+          throw InputError("--unstructured-kernel: expected csr or tc:V with V in 1..64, got '" + kern + "'");
+      } else if (kern != "csr") {
+        throw InputError("--unstructured-kernel: expected csr or tc:V (e.g. tc:16), got '" + kern + "'");
+      }
+      for (auto& op : req.ops) {
+        if (!op.sparsity.dense()) throw InputError("--unstructured cannot be combined with --sparsity " + op.sparsity.str());
+        const BlockMap mask =
+            make_block_map(std::int64_t(op.batch) * op.n, op.k, 1, 1, o->unstructured, dist, o->block_seed);
+        std::ostringstream label;
+        label << "unstructured@" << o->unstructured;
+        if (v > 0) {
+          op.block_map = std::make_shared<BlockMap>(cover_block_map(mask, v, 1));
+          label << " as " << v << "x1 vectors";
+        } else {
+          op.block_map = std::make_shared<BlockMap>(mask);
+          op.csr_cuda_cores = true;
+        }
+        op.weight_pattern = label.str();
       }
     }
     req.compare_dense = !o->no_dense_baseline;

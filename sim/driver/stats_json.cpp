@@ -43,6 +43,10 @@ nlohmann::json op_to_json(const OpResult& r, bool details) {
   j["limiter"] = r.limiter;
   j["utilization"] = {{"tensor", r.util_tensor}, {"smem", r.util_smem}, {"l2", r.util_l2},
                       {"dram", r.util_dram}, {"l2_link", r.util_l2_link}};
+  if (r.op.csr_cuda_cores) {
+    j["utilization"]["cuda_cores"] = r.util_cuda;
+    j["l1_hit_rate"] = r.l1_hit_rate;
+  }
   j["l2_read_hit_rate"] = r.l2_read_hit_rate;
   j["dram_read_bytes"] = r.dram_read_bytes;
   j["dram_write_bytes"] = r.dram_write_bytes;
@@ -68,15 +72,23 @@ nlohmann::json op_to_json(const OpResult& r, bool details) {
     j["sparsity"] = r.op.sparsity.str();
     j["batch"] = r.op.batch;
     if (!r.op.weight_pattern.empty())
-      j["weight_pattern"] = r.op.weight_pattern + (r.op.block_sparse() ? " (block-skipping kernel)" : " (not exploited: dense datapath)");
-    if (r.op.block_sparse())
+      j["weight_pattern"] = r.op.weight_pattern + (r.op.csr_cuda_cores ? " (CSR SpMM on CUDA cores)"
+                                                   : r.op.block_sparse() ? " (block-skipping kernel)"
+                                                                         : " (not exploited: dense datapath)");
+    if (r.op.csr_cuda_cores)
+      j["csr"] = {{"kernel", "row-split CSR SpMM on CUDA cores"},
+                  {"density", r.block_density},
+                  {"nonzeros", r.op.block_map->nnz()},
+                  {"imbalance", r.block_imbalance},
+                  {"index_wait_cycles_per_cta", r.index_wait_cycles_per_cta}};
+    else if (r.op.block_sparse())
       j["block_sparse"] = {{"block_rows", r.op.block_map->r},
                            {"block_cols", r.op.block_map->c},
                            {"density", r.block_density},
                            {"imbalance", r.block_imbalance},
                            {"index_wait_cycles_per_cta", r.index_wait_cycles_per_cta},
                            {"index_wait_fraction", r.index_wait_fraction}};
-    j["instruction"] = r.op.kind().str();
+    j["instruction"] = r.op.csr_cuda_cores ? std::string("fp32 FMA (CUDA cores)") : r.op.kind().str();
     const auto& m = r.mapping;
     j["mapping"] = {{"cta_m", m.cta_m}, {"cta_n", m.cta_n}, {"cta_k", m.cta_k},
                     {"warp_m", m.warp_m}, {"warp_n", m.warp_n}, {"stages", m.stages},

@@ -98,15 +98,26 @@ PruneResult prune_model(const Model& model, const PruneSpec& spec, const PruneOp
         r.note = why;
         wk.nm = false;
       }
+      const std::int64_t per_group = l.out_features / std::max<std::int64_t>(1, l.groups);
+      if (wk.block && l.groups > 1 && per_group % spec.block_rows) {
+        // Each group is its own GEMM: a block of r rows would join output channels of
+        // different groups (a depthwise conv has one per group), which no block kernel
+        // can skip together.
+        const std::string why = "out_features / groups = " + n2s(per_group) + " is not a multiple of " +
+                                n2s(spec.block_rows) + ", so " + n2s(spec.block_rows) + "-row blocks would straddle groups";
+        if (!opt.skip_incompatible) throw InputError("layer '" + l.name + "': " + why);
+        r.note = r.note.empty() ? why : r.note + "; " + why;
+        wk.block = false;
+      }
       if (wk.block) {
         PruneSpec applied = spec;
         applied.inner_nm = wk.nm;
         r.applied = applied.sparsity_label();
       } else if (wk.nm) {
-        r.applied = spec.sparsity_label();
+        r.applied = spec.kind == PruneSpec::Kind::Block ? spec.nm.str() : spec.sparsity_label();
       }
     }
-    if (spec.kind == PruneSpec::Kind::Block) {
+    if (wk.block) {
       r.block_rows = spec.block_rows;
       r.block_cols = spec.block_cols;
     }

@@ -7,7 +7,9 @@
 // Layers that cannot take the pattern stay as they are and say why in their report
 // (`note`): N:M needs K to be a multiple of M (e.g. ResNet's first conv, K = 147, and
 // depthwise convs, K = 9, stay dense under 2:4, as NVIDIA's ASP also leaves them); with
-// block + N:M the block part still applies. PruneOptions::skip_incompatible = false makes
+// block + N:M the block part still applies; blocks need each group's output channels to
+// be whole block rows (depthwise convs, one channel per group, stay unblocked).
+// PruneOptions::skip_incompatible = false makes
 // that an InputError instead. Layers in PruneOptions::exclude stay dense.
 //
 // Shape-only models (no weight tensor for a layer) get the pattern recorded, not applied:

@@ -1,0 +1,80 @@
+// Timing physics of the unstructured-sparsity baselines (docs/block_sparse.md): the
+// row-split CSR SpMM kernel on CUDA cores and the tensor-core kernel over Vx1 column
+// vectors covering an unstructured mask, on the A100 preset.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "tests/support/run_stcsim.h"
+
+using namespace stcsim::test;
+
+namespace {
+nlohmann::json csr_op(const std::string& gemm, const std::string& s, const std::string& extra = "") {
+  return run_stats("--arch a100 --gemm " + gemm + " --unstructured " + s + " --no-dense-baseline" + extra)["ops"][0];
+}
+}  // namespace
+
+TEST_CASE("physics_csr_f16_1024_never_exceeds_cuda_core_peak", "[physics][csr]") {
+  for (const char* s : {"0", "0.5", "0.9"}) {
+    const auto op = csr_op("1024x1024x1024", s);
+    INFO("sparsity " << s << " cycles " << op["cycles"] << " tflops " << op["tflops"]);
+    // Real multiply-adds over the CUDA cores' FP32 FMA rate (108 SMs x 64 lanes x 1.41 GHz).
+    const double fma = op["products"].get<double>();
+    const double floor_cycles = fma / (108.0 * 64.0);
+    CHECK(op["cycles"].get<double>() >= floor_cycles);
+    CHECK(op["utilization"]["cuda_cores"].get<double>() <= 1.0);
+    CHECK(op["utilization"]["tensor"].get<double>() == 0.0);
+    CHECK(op["peak_tflops"].get<double>() == Approx(2 * 108 * 64 * 1.41e9 / 1e12));
+  }
+  // Dense CSR (every weight kept) is bound by the FP32 pipes: at least 80% busy.
+  CHECK(csr_op("1024x1024x1024", "0")["utilization"]["cuda_cores"].get<double>() > 0.8);
+}
+
+TEST_CASE("physics_csr_f16_1024_time_never_grows_with_sparsity", "[physics][csr]") {
+  double prev = 1e300;
+  for (const char* s : {"0", "0.3", "0.6", "0.8", "0.9", "0.95", "0.98", "0.99", "1"}) {
+    const double c = csr_op("1024x1024x1024", s)["cycles"];
+    INFO("sparsity " << s << " cycles " << c << " previous " << prev);
+    CHECK(c <= prev);
+    prev = c;
+  }
+}
+
+TEST_CASE("physics_csr_f16_1024_beats_dense_only_when_very_sparse", "[physics][csr]") {
+  // The tensor cores have 16x the CUDA cores' FMA rate: CSR loses at moderate sparsity
+  // and wins once almost every weight is gone.
+  const auto half = run_stats("--arch a100 --gemm 1024x1024x1024 --unstructured 0.5")["ops"][0];
+  const auto sparse = run_stats("--arch a100 --gemm 1024x1024x1024 --unstructured 0.99")["ops"][0];
+  INFO("speedup at 50% " << half["speedup_vs_dense"] << ", at 99% " << sparse["speedup_vs_dense"]);
+  CHECK(half["speedup_vs_dense"].get<double>() < 0.5);
+  CHECK(sparse["speedup_vs_dense"].get<double>() > 1.5);
+  CHECK(half["reduction_factors"]["capability_ratio"].get<double>() == Approx(64.0 / 1024.0));
+}
+
+TEST_CASE("physics_csr_f16_2048_skewed_rows_slower_than_uniform", "[physics][csr]") {
+  const auto u = csr_op("512x2048x2048", "0.9");
+  const auto s = csr_op("512x2048x2048", "0.9", " --block-dist skewed");
+  INFO("uniform " << u["cycles"] << " skewed " << s["cycles"]);
+  CHECK(u["csr"]["nonzeros"].get<double>() == Approx(s["csr"]["nonzeros"].get<double>()).epsilon(0.01));
+  CHECK(s["csr"]["imbalance"].get<double>() > 2.0 * u["csr"]["imbalance"].get<double>());
+  CHECK(s["cycles"].get<double>() > u["cycles"].get<double>());
+}
+
+TEST_CASE("physics_tc_vectors_16x1_f16_1024_dense_mask_costs_about_dense", "[physics][csr]") {
+  // Every weight kept: every 16x1 vector is present, so the tensor-core vector kernel
+  // runs the dense GEMM plus its index fetch.
+  const auto op = run_stats("--arch a100 --gemm 1024x1024x1024 --unstructured 0 --unstructured-kernel tc:16")["ops"][0];
+  INFO("speedup " << op["speedup_vs_dense"]);
+  CHECK(op["block_sparse"]["density"].get<double>() == Approx(1.0));
+  CHECK(op["speedup_vs_dense"].get<double>() > 0.85);
+  CHECK(op["speedup_vs_dense"].get<double>() <= 1.01);
+}
+
+TEST_CASE("physics_unstructured_bad_kernel_is_an_input_error", "[physics][csr]") {
+  const auto r = run_stcsim("run --arch a100 --gemm 64x64x64 --unstructured 0.5 --unstructured-kernel tc:0");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("--unstructured-kernel") != std::string::npos);
+  const auto r2 = run_stcsim("run --arch a100 --gemm 64x64x64 --unstructured 0.5 --sparsity 2:4");
+  CHECK(r2.status == 2);
+  CHECK(r2.err.find("--unstructured") != std::string::npos);
+}
