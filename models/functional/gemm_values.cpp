@@ -27,7 +27,9 @@ std::vector<std::uint32_t> gemm_values(const GemmValuesRequest& req, const std::
           rb.assign(ki, 0);
           std::copy_n(&a[std::size_t(i * req.k + k0)], len, ra.begin());
           std::copy_n(&b[std::size_t(j * req.k + k0)], len, rb.begin());
-          if (req.integer) {
+          if (req.dot) {
+            acc = req.dot.fn(DotChunk{rb.data(), ra.data(), ki, acc, j, k0});
+          } else if (req.integer) {
             std::vector<std::int32_t> ia(ra.begin(), ra.end()), ib(rb.begin(), rb.end());
             acc = std::uint32_t(numerics::mma_dot_int(ia.data(), ib.data(), ki, std::int32_t(acc)));
           } else {

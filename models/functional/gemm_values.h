@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/functional/dot_unit.h"
 #include "models/numerics/accumulation_model.h"
 #include "models/numerics/float_format.h"
 
@@ -25,6 +26,9 @@ struct GemmValuesRequest {
   bool integer = false;          // int8: exact int32 accumulation
   numerics::FloatFormat format = numerics::FloatFormat::FP16;  // input format when !integer
   numerics::AccumulationModel model;
+  // When set, computes each instruction's dot product (w = b's row, x = a's row) instead
+  // of mma_dot / mma_dot_int: a tensor core's own unit (ITensorCore::dot_unit).
+  DotUnit dot;
 };
 
 // a: [m, k], b: [n, k] row-major bit patterns (int8 values as int32 when integer).

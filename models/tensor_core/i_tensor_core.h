@@ -5,12 +5,15 @@
 // initiation interval for that kind allows after the previous instruction; it returns
 // the issue cycle. The result is available `latency(kind)` cycles after issue. An
 // implementation must not accept a kind it does not support (`supports`).
+// `dot_unit(kind)` may hand functional mode the implementation's own dot-product unit
+// for that kind's values (default: none, the golden model computes them).
 #pragma once
 #include <memory>
 #include <string>
 
 #include "models/common/cycles.h"
 #include "models/common/mma_kind.h"
+#include "models/functional/dot_unit.h"
 
 namespace stcsim {
 
@@ -31,6 +34,8 @@ class ITensorCore {
   virtual Cycle free_at() const = 0;
   // A fresh pipe with the same parameters (one per sub-core).
   virtual std::unique_ptr<ITensorCore> clone_empty() const = 0;
+  // The unit that computes this kind's values in functional mode; empty: the golden model.
+  virtual functional::DotUnit dot_unit(const MmaKind& /*k*/) const { return {}; }
 };
 
 }  // namespace stcsim

@@ -1,6 +1,7 @@
-// The dense counterpart of sp24_dot for the area comparison (rtl/reports): the same
-// BLOCK logical K positions per beat, but BLOCK multipliers and no metadata or operand
-// selection; the same fused adder (BLOCK product terms) and accumulator.
+// The dense counterpart of sp24_dot: dense mma in the `impl: rtl` tensor core
+// (rtl/model) and the area comparison (rtl/reports). The same BLOCK logical K positions
+// per beat, but BLOCK multipliers and no metadata or operand selection; the same fused
+// adder (BLOCK product terms), accumulator and 2-stage valid/ready pipeline.
 `include "stc_params.svh"
 module dense_dot #(
   parameter int BLOCK = `STC_BLOCK_SIZE,

@@ -93,6 +93,7 @@ nlohmann::json run_functional(const OpResult& r, const FunctionalOptions& opt, i
   req.integer = op.dtype == Dtype::INT8;
   req.format = format_of(op.dtype);
   req.model = numerics::accumulation_preset(opt.numerics, req.format);
+  req.dot = r.dot_unit;  // the tensor core's own unit (impl rtl), else the golden model
   const auto d = functional::gemm_values(req, x.bits, w.bits);
 
   std::vector<float> dv(d.size());
@@ -105,6 +106,7 @@ nlohmann::json run_functional(const OpResult& r, const FunctionalOptions& opt, i
 
   nlohmann::json j;
   j["numerics"] = req.model.name;
+  j["dot_unit"] = req.dot ? req.dot.name : "golden model (models/numerics mma_dot)";
   j["weights"] = op.weights ? "from the trace" : "seeded random";
   j["x_file"] = stem + "_x.npy";
   j["w_file"] = stem + "_w.npy";

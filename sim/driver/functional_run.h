@@ -18,7 +18,8 @@ struct FunctionalOptions {
   std::uint64_t seed = 1;
 };
 
-// `r` is the op's timing result (its mapping fixes the split-K order). The weights are
+// `r` is the op's timing result (its mapping fixes the split-K order; its dot_unit, when
+// the tensor core has one, computes each instruction's dot product). The weights are
 // the trace's when it carries them (op.weights), else seeded random values pruned by
 // magnitude to the op's N:M pattern; activations are seeded random, never all zero.
 // Returns what was written and the error figures.

@@ -83,3 +83,51 @@ TEST_CASE("gemm_values_int8_exact", "[functional]") {
       CHECK(std::int32_t(d[i * r.n + j]) == s);
     }
 }
+
+// A tensor core's dot hook gets (w = b's row, x = a's row): the weights first, the way
+// the RTL unit takes them as its A. With the golden model behind the hook the values must
+// not change: products are exact, so the factors' order cannot show, specials (+-0,
+// +-inf, NaN, subnormals, the signs of zero products) included. The values of
+// `impl: rtl` rely on this (rtl/model/rtl_dot_values.cpp).
+TEST_CASE("gemm_values_dot_hook_with_factors_swapped_equals_golden", "[functional]") {
+  std::mt19937 rng(11);
+  for (FloatFormat f : {FloatFormat::FP16, FloatFormat::BF16}) {
+    for (int split : {0, 32}) {
+      GemmValuesRequest r;
+      r.m = 6; r.n = 5; r.k = 72;  // a K residue, and two split-K slices
+      r.k_per_instruction = 32;
+      r.k_per_split = split;
+      r.format = f;
+      r.model = numerics::accumulation_preset("a100", f);
+      std::vector<std::uint32_t> a(r.m * r.k), b(r.n * r.k);
+      const std::uint32_t inf = f == FloatFormat::FP16 ? 0x7C00 : 0x7F80;
+      const std::uint32_t specials[] = {0x0000, 0x8000, inf, inf | 0x8000, inf | 1, 0x0001, 0x8001};
+      const int mbits = f == FloatFormat::FP16 ? 10 : 7, emid = f == FloatFormat::FP16 ? 15 : 127;
+      for (auto* v : {&a, &b})  // finite values of mixed sign and magnitude; 1 in 16 special
+        for (auto& x : *v)
+          x = rng() % 16 == 0 ? specials[rng() % 7]
+                              : (rng() & 1) << 15 | std::uint32_t(emid - 6 + rng() % 12) << mbits |
+                                    (rng() & ((1u << mbits) - 1));
+      for (std::int64_t j = 0; j < r.n; ++j)  // 2:4 weights: two of every four are +0
+        for (std::int64_t g = 0; g < r.k / 4; ++g) b[j * r.k + 4 * g + rng() % 2 * 2] = 0;
+      const auto golden = gemm_values(r, a, b);
+      r.dot.name = "golden, factors swapped";
+      r.dot.fn = [&](const DotChunk& c) { return numerics::mma_dot(f, c.w, c.x, c.k, c.c, r.model); };
+      CHECK(gemm_values(r, a, b) == golden);
+    }
+  }
+  GemmValuesRequest r;  // int8: exact, so equal by construction; the hook still sees w first
+  r.m = 3; r.n = 4; r.k = 64; r.integer = true; r.k_per_instruction = 32;
+  std::vector<std::uint32_t> a(r.m * r.k), b(r.n * r.k);
+  for (auto* v : {&a, &b})
+    for (auto& x : *v) x = std::uint32_t(std::int32_t(rng() % 256) - 128);
+  const auto golden = gemm_values(r, a, b);
+  std::int64_t weights_first = 0;
+  r.dot.fn = [&](const DotChunk& c) {
+    weights_first += c.w[0] == b[std::size_t(c.row * r.k + c.k0)];
+    std::vector<std::int32_t> w(c.w, c.w + c.k), x(c.x, c.x + c.k);
+    return std::uint32_t(numerics::mma_dot_int(w.data(), x.data(), c.k, std::int32_t(c.c)));
+  };
+  CHECK(gemm_values(r, a, b) == golden);
+  CHECK(weights_first == r.m * r.n * 2);  // every chunk: two instructions per output
+}
