@@ -53,6 +53,16 @@ BlockArg parse_block_arg(const std::string& text) {
   if (!(b.sparsity >= 0 && b.sparsity <= 1)) throw InputError("--block: sparsity must be in [0, 1], got '" + text + "'");
   return b;
 }
+// "csr" -> 0; "tc:V" -> V (1..64).
+int parse_unstructured_kernel(const std::string& kern) {
+  if (kern == "csr") return 0;
+  int v = 0;
+  if (kern.rfind("tc:", 0) == 0) {
+    std::istringstream in(kern.substr(3));
+    if (in >> v && in.peek() == EOF && v >= 1 && v <= 64) return v;
+  }
+  throw InputError("--unstructured-kernel: expected csr or tc:V with V in 1..64 (e.g. tc:16), got '" + kern + "'");
+}
 }  // namespace
 
 Command add_run_command(CLI::App& app) {
@@ -104,9 +114,9 @@ Command add_run_command(CLI::App& app) {
                   "--unstructured-kernel")
       ->check(CLI::Range(0.0, 1.0));
   sub->add_option("--unstructured-kernel", o->unstructured_kernel,
-                  "with --unstructured: csr (row-split CSR SpMM on the CUDA cores) or tc:V (the "
-                  "tensor-core block kernel over the Vx1 column vectors covering the nonzeros, V "
-                  "1..64, e.g. tc:16)")
+                  "for unstructured weights (--unstructured, or a trace/model pruned block:1x1@S): "
+                  "csr (row-split CSR SpMM on the CUDA cores) or tc:V (the tensor-core block kernel "
+                  "over the Vx1 column vectors covering the nonzeros, V 1..64, e.g. tc:16)")
       ->capture_default_str();
   sub->get_option("--gemm")->excludes(sub->get_option("--trace"));
   sub->get_option("--block")->excludes(sub->get_option("--trace"))->excludes(sub->get_option("--model"));
@@ -115,7 +125,7 @@ Command add_run_command(CLI::App& app) {
       ->excludes(sub->get_option("--model"))
       ->excludes(sub->get_option("--block"));
   sub->get_option("--model")->excludes(sub->get_option("--trace"))->excludes(sub->get_option("--gemm"));
-  return [o] {
+  return [o, sub] {
     RunRequest req;
     req.config = load_arch(o->arch);
     for (const auto& p : o->overrides) apply_override(req.config, p);
@@ -154,31 +164,32 @@ Command add_run_command(CLI::App& app) {
     }
     if (o->unstructured >= 0) {
       const BlockDist dist = parse_block_dist(o->block_dist);
-      const std::string& kern = o->unstructured_kernel;
-      int v = 0;
-      if (kern.rfind("tc:", 0) == 0) {
-        std::istringstream in(kern.substr(3));
-        if (!(in >> v) || in.peek() != EOF || v < 1 || v > 64)
-          throw InputError("--unstructured-kernel: expected csr or tc:V with V in 1..64, got '" + kern + "'");
-      } else if (kern != "csr") {
-        throw InputError("--unstructured-kernel: expected csr or tc:V (e.g. tc:16), got '" + kern + "'");
-      }
       for (auto& op : req.ops) {
         if (!op.sparsity.dense()) throw InputError("--unstructured cannot be combined with --sparsity " + op.sparsity.str());
-        const BlockMap mask =
-            make_block_map(std::int64_t(op.batch) * op.n, op.k, 1, 1, o->unstructured, dist, o->block_seed);
+        op.block_map = std::make_shared<BlockMap>(
+            make_block_map(std::int64_t(op.batch) * op.n, op.k, 1, 1, o->unstructured, dist, o->block_seed));
         std::ostringstream label;
         label << "unstructured@" << o->unstructured;
-        if (v > 0) {
-          op.block_map = std::make_shared<BlockMap>(cover_block_map(mask, v, 1));
-          label << " as " << v << "x1 vectors";
-        } else {
-          op.block_map = std::make_shared<BlockMap>(mask);
-          op.csr_cuda_cores = true;
-        }
         op.weight_pattern = label.str();
       }
     }
+    // Unstructured (1x1) maps, synthetic or from a trace or model pruned block:1x1, run on
+    // the chosen kernel; an explicit --unstructured-kernel with none of them is an error.
+    const int vec = parse_unstructured_kernel(o->unstructured_kernel);
+    int on_kernel = 0;
+    for (auto& op : req.ops) {
+      if (!op.block_map || op.block_map->r != 1 || op.block_map->c != 1 || !op.sparsity.dense()) continue;
+      ++on_kernel;
+      if (vec > 0) {
+        op.block_map = std::make_shared<BlockMap>(cover_block_map(*op.block_map, vec, 1));
+        op.weight_pattern += " as " + std::to_string(vec) + "x1 vectors";
+      } else {
+        op.csr_cuda_cores = true;
+      }
+    }
+    if (on_kernel == 0 && sub->count("--unstructured-kernel"))
+      throw InputError("--unstructured-kernel: no GEMM has unstructured weights (use --unstructured S, or a "
+                       "trace or --prune block:1x1@S)");
     req.compare_dense = !o->no_dense_baseline;
     req.functional = o->functional;
     req.seed = o->seed;

@@ -2,6 +2,7 @@
 // row-split CSR SpMM kernel on CUDA cores and the tensor-core kernel over Vx1 column
 // vectors covering an unstructured mask, on the A100 preset.
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <string>
 
 #include "tests/support/run_stcsim.h"
@@ -77,4 +78,27 @@ TEST_CASE("physics_unstructured_bad_kernel_is_an_input_error", "[physics][csr]")
   const auto r2 = run_stcsim("run --arch a100 --gemm 64x64x64 --unstructured 0.5 --sparsity 2:4");
   CHECK(r2.status == 2);
   CHECK(r2.err.find("--unstructured") != std::string::npos);
+}
+
+TEST_CASE("physics_csr_real_pruned_ppocrv4_trace_end_to_end", "[physics][csr]") {
+  if (std::getenv("STCSIM_SKIP_REAL_MODELS")) {
+    WARN("skipped: STCSIM_SKIP_REAL_MODELS is set");
+    return;
+  }
+  // Real weights pruned unstructured (block:1x1) to 90%, run on the CSR kernel.
+  const std::string d = temp_dir("csr_trace");
+  const auto w = run_stcsim("trace --model ppocrv4_rec --prune block:1x1@0.9 --out " + d + "/t");
+  INFO(w.err);
+  REQUIRE(w.status == 0);  // fails with the fetch command in stderr when the model is not fetched
+  const auto j = run_stats("--arch a100 --trace " + d + "/t --unstructured-kernel csr");
+  int on_csr = 0;
+  for (const auto& op : j["ops"]) {
+    if (!op.contains("csr")) continue;
+    ++on_csr;
+    INFO(op["name"]);
+    CHECK(op["csr"]["density"].get<double>() < 0.5);
+    CHECK(op["utilization"]["cuda_cores"].get<double>() <= 1.0);
+    CHECK(op["speedup_vs_dense"].get<double>() > 0);
+  }
+  CHECK(on_csr == 47);
 }
