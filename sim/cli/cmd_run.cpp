@@ -173,11 +173,15 @@ Command add_run_command(CLI::App& app) {
         op.weight_pattern = label.str();
       }
     }
-    // Unstructured (1x1) maps, synthetic or from a trace or model pruned block:1x1, run on
-    // the chosen kernel; an explicit --unstructured-kernel with none of them is an error.
+    // With --unstructured or --unstructured-kernel, unstructured (1x1) maps (synthetic, or
+    // from a trace or model pruned block:1x1) run on the chosen kernel; otherwise a 1x1
+    // map stays on the tensor-core block kernel. An explicit --unstructured-kernel with
+    // no such map is an error.
+    const bool choose = o->unstructured >= 0 || sub->count("--unstructured-kernel") > 0;
     const int vec = parse_unstructured_kernel(o->unstructured_kernel);
     int on_kernel = 0;
     for (auto& op : req.ops) {
+      if (!choose) break;
       if (!op.block_map || op.block_map->r != 1 || op.block_map->c != 1 || !op.sparsity.dense()) continue;
       ++on_kernel;
       if (vec > 0) {
