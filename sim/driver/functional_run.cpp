@@ -58,6 +58,22 @@ Operand make_operand(std::int64_t rows, std::int64_t cols, Dtype d, std::mt19937
   return o;
 }
 
+// Seeded weights of a synthetic block map (--block, --unstructured): zero every element
+// outside the kept blocks, as the pruned weights would be.
+void zero_outside_blocks(Operand& w, const BlockMap& map, std::int64_t rows, std::int64_t cols) {
+  std::vector<std::uint8_t> keep;
+  for (std::int64_t br = 0; br * map.r < rows; ++br) {
+    keep.assign(std::size_t(map.block_cols), 0);
+    for (int q = map.row_ptr[std::size_t(br)]; q < map.row_ptr[std::size_t(br) + 1]; ++q) keep[std::size_t(map.col_idx[std::size_t(q)])] = 1;
+    for (std::int64_t i = br * map.r; i < std::min(rows, (br + 1) * map.r); ++i)
+      for (std::int64_t j = 0; j < cols; ++j)
+        if (!keep[std::size_t(j / map.c)]) {
+          w.values[std::size_t(i * cols + j)] = 0;
+          w.bits[std::size_t(i * cols + j)] = 0;
+        }
+  }
+}
+
 void save(const std::string& path, std::int64_t rows, std::int64_t cols, std::vector<float> data) {
   workloads::Tensor t;
   t.shape = {rows, cols};
@@ -79,8 +95,9 @@ nlohmann::json run_functional(const OpResult& r, const FunctionalOptions& opt, i
   std::mt19937_64 rng(opt.seed + 7919 * std::uint64_t(index));
   const Operand x = make_operand(op.m, op.k, op.dtype, rng, 1.0, {});
   // The weights are the trace's when it carries them; activations are always seeded.
-  const Operand w = make_operand(op.n, op.k, op.dtype, rng, 1.0 / std::sqrt(double(op.k)), op.sparsity,
-                                 op.weights ? op.weights.get() : nullptr);
+  Operand w = make_operand(op.n, op.k, op.dtype, rng, 1.0 / std::sqrt(double(op.k)), op.sparsity,
+                           op.weights ? op.weights.get() : nullptr);
+  if (op.block_map && !op.weights) zero_outside_blocks(w, *op.block_map, op.n, op.k);
 
   functional::GemmValuesRequest req;
   req.m = op.m;
@@ -94,6 +111,12 @@ nlohmann::json run_functional(const OpResult& r, const FunctionalOptions& opt, i
   req.format = format_of(op.dtype);
   req.model = numerics::accumulation_preset(opt.numerics, req.format);
   req.dot = r.dot_unit;  // the tensor core's own unit (impl rtl), else the golden model
+  if (op.csr_cuda_cores) {
+    // The CSR kernel accumulates each output in fp32 FMAs, nonzero by nonzero in K
+    // order (a pruned weight adds an exact zero product), on the CUDA cores.
+    req.model = numerics::accumulation_preset("ieee_sequential", req.format);
+    req.dot = {};
+  }
   const auto d = functional::gemm_values(req, x.bits, w.bits);
 
   std::vector<float> dv(d.size());

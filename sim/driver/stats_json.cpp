@@ -88,7 +88,9 @@ nlohmann::json op_to_json(const OpResult& r, bool details) {
                            {"imbalance", r.block_imbalance},
                            {"index_wait_cycles_per_cta", r.index_wait_cycles_per_cta},
                            {"index_wait_fraction", r.index_wait_fraction}};
-    j["instruction"] = r.op.csr_cuda_cores ? std::string("fp32 FMA (CUDA cores)") : r.op.kind().str();
+    j["instruction"] = !r.op.csr_cuda_cores       ? r.op.kind().str()
+                       : r.op.dtype == Dtype::INT8 ? std::string("s32 IMAD (CUDA cores)")
+                                                   : std::string("fp32 FMA (CUDA cores)");
     const auto& m = r.mapping;
     j["mapping"] = {{"cta_m", m.cta_m}, {"cta_n", m.cta_n}, {"cta_k", m.cta_k},
                     {"warp_m", m.warp_m}, {"warp_n", m.warp_n}, {"stages", m.stages},

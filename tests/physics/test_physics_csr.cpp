@@ -102,3 +102,14 @@ TEST_CASE("physics_csr_real_pruned_ppocrv4_trace_end_to_end", "[physics][csr]") 
   }
   CHECK(on_csr == 47);
 }
+
+TEST_CASE("functional_csr_f16_values_are_an_fp32_fma_chain_on_pruned_weights", "[physics][csr][functional]") {
+  // The CSR kernel accumulates in fp32 FMAs on the CUDA cores, not with the tensor
+  // core's fused blocks; its weights are the mask's (90% zeros).
+  const auto op = run_stats("--arch a100 --gemm 64x96x256 --unstructured 0.9 --functional")["ops"][0];
+  CHECK(op["functional"]["numerics"] == "ieee_sequential");
+  // An fp32 chain is within a few ulps of sum |x w| of the exact result.
+  CHECK(op["functional"]["max_error_in_ulps_of_abs_sum"].get<double>() < 16);
+  const auto blk = run_stats("--arch a100 --gemm 64x96x256 --block 16x16@0.5 --functional")["ops"][0];
+  CHECK(blk["functional"]["numerics"] == "a100");
+}
