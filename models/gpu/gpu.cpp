@@ -107,6 +107,9 @@ void Gpu::check_op(const GemmOp& op) const {
   if (op.csr_cuda_cores) {
     if (!op.block_map || op.block_map->r != 1 || op.block_map->c != 1 || !op.sparsity.dense())
       throw InputError(op.name + ": the CSR kernel needs an unstructured (1x1) weight mask and no N:M pattern");
+    if (csr_occupancy().ctas_per_sm < 1)
+      throw InputError(op.name + ": the CSR kernel's CTA of " + std::to_string(csr_mapping().threads()) +
+                       " threads does not fit this SM (sm.max_threads " + std::to_string(sm_.max_threads) + ")");
     return;
   }
   if (!tc_proto_->supports(op.kind()))

@@ -131,6 +131,7 @@ KernelLaunch make_csr_kernel(const GemmOp& user_op, const KernelMapping& map, in
   const GemmOp& op = k.op;
   k.csr_panels = build_csr_panels(*user_op.block_map, op.batch, op.m, map.cta_m, map.cta_k, input_bytes(op.dtype));
   k.csr_cycles_per_nnz = csr_cycles_per_nnz(map.cta_n, fp32_lanes, op.dtype);
+  k.csr_col_idx_offset = std::uint64_t(user_op.block_map->block_rows + 1) * 4;
   k.b_stride = std::uint64_t(op.n * op.k * input_bytes(op.dtype));
   const int tiles_n = int((op.n + map.cta_n - 1) / map.cta_n);
   // Heaviest panels first (row swizzle); a panel's column tiles launch together so

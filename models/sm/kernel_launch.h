@@ -44,6 +44,7 @@ struct KernelLaunch {
   bool csr = false;
   std::vector<CsrPanel> csr_panels;
   double csr_cycles_per_nnz = 0;  // per warp (one row) per nonzero
+  std::uint64_t csr_col_idx_offset = 0;  // col_idx after the whole row_ptr array
 
   // Derived at launch:
   int mma_per_warp_ksub = 0;  // (warp_m / mma m) * (warp_n / mma n)

@@ -109,6 +109,7 @@ void Sm::start_cta(Slot& s, const CtaTask& t) {
   if (k.csr) {
     s.csr = &k.csr_panels[std::size_t(t.panel)];
     s.ktiles = int(s.csr->stages.size());
+    s.l1_ready.assign(s.loads.size(), 0);
     s.warps.assign(s.csr->rows.size(), WarpState{});
     return;
   }
@@ -202,7 +203,7 @@ void Sm::issue_csr_stage_load(Slot& s, int kt, Cycle now) {
   const auto cols = std::uint32_t(std::min<std::int64_t>(k.map.cta_n, op.n - n0));
   MemRequest& r = s.loads[std::size_t(kt) % s.loads.size()];
   r = MemRequest{};
-  const std::uint64_t idx = k.index_base + std::uint64_t(op.batch * op.m + 1) * 4;
+  const std::uint64_t idx = k.index_base + k.csr_col_idx_offset;
   for (const auto& [off, bytes] : st.value_runs) r.runs.push_back(RowRun{k.a_base + off, bytes, 1, 0});
   for (const auto& [off, bytes] : st.index_runs) r.runs.push_back(RowRun{idx + off, bytes, 1, 0});
   // Gathers of X^T rows go through the L1: only the sectors it misses reach the L2.
@@ -232,8 +233,11 @@ void Sm::issue_csr_stage_load(Slot& s, int kt, Cycle now) {
       }
     }
   }
-  // Every gathered byte crosses the L1's data path, shared with shared memory.
-  smem_->write(now, gather_bytes);
+  // Every gathered byte crosses the L1's data path, shared with shared memory; hits
+  // arrive after the L1's latency (a hit on a line still being filled is not delayed
+  // further: no MSHR model).
+  const Cycle l1_done = smem_->write(now, gather_bytes);
+  s.l1_ready[std::size_t(kt) % s.loads.size()] = std::max(l1_done, now + spec_.l1_hit_latency_cycles);
   r.done = kPending;
   to_submit_.push_back(&r);
 }
@@ -444,7 +448,8 @@ void Sm::advance(Slot& s, Cycle now) {
       }
       case State::Main: {
         const MemRequest& ld = s.loads[s.kt % stages];
-        const Cycle barrier = std::max(ld.done, s.barrier_ready);
+        Cycle barrier = std::max(ld.done, s.barrier_ready);
+        if (s.csr) barrier = std::max(barrier, s.l1_ready[std::size_t(s.kt % stages)]);
         if (!reached(barrier, now)) {
           s.wake = barrier;
           return;

@@ -78,6 +78,7 @@ class Sm : public sc_core::sc_module {
     Cycle decode_start = 0, started = 0, index_issued = 0;
     std::vector<double> blocks_through;  // indices decoded before k-tile t is usable
     const CsrPanel* csr = nullptr;       // CSR kernel: the CTA's rows
+    std::vector<Cycle> l1_ready;         // CSR: per stage buffer, when its L1 hits land
   };
 
   void run();

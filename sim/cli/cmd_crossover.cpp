@@ -79,6 +79,7 @@ Command add_crossover_command(CLI::App& app) {
                   "and tensor cores over Vx1 column vectors, V = --vector), or 2:4")
       ->capture_default_str();
   sub->add_option("--vector", o->vector, "unstructured: V of the tensor-core curve's Vx1 vectors")
+      ->check(CLI::Range(1, 64))
       ->capture_default_str();
   sub->add_option("--dtype", o->dtype, "input dtype")->capture_default_str();
   sub->add_option("--block-dist", o->dist, "nonzeros over rows: uniform|skewed")->capture_default_str();

@@ -185,6 +185,7 @@ Command add_run_command(CLI::App& app) {
       if (!op.block_map || op.block_map->r != 1 || op.block_map->c != 1 || !op.sparsity.dense()) continue;
       ++on_kernel;
       if (vec > 0) {
+        op.value_mask = op.block_map;
         op.block_map = std::make_shared<BlockMap>(cover_block_map(*op.block_map, vec, 1));
         op.weight_pattern += " as " + std::to_string(vec) + "x1 vectors";
       } else {

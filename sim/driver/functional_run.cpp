@@ -97,7 +97,7 @@ nlohmann::json run_functional(const OpResult& r, const FunctionalOptions& opt, i
   // The weights are the trace's when it carries them; activations are always seeded.
   Operand w = make_operand(op.n, op.k, op.dtype, rng, 1.0 / std::sqrt(double(op.k)), op.sparsity,
                            op.weights ? op.weights.get() : nullptr);
-  if (op.block_map && !op.weights) zero_outside_blocks(w, *op.block_map, op.n, op.k);
+  if (op.block_map && !op.weights) zero_outside_blocks(w, op.value_mask ? *op.value_mask : *op.block_map, op.n, op.k);
 
   functional::GemmValuesRequest req;
   req.m = op.m;

@@ -32,6 +32,7 @@ OpResult total_of(const std::vector<OpResult>& ops) {
     t.util_dram += r.util_dram * r.cycles;
     t.util_l2_link += r.util_l2_link * r.cycles;
     t.l2_read_hit_rate += r.l2_read_hit_rate * r.cycles;
+    t.util_cuda += r.util_cuda * r.cycles;
     t.peak_tflops = std::max(t.peak_tflops, r.peak_tflops);
     w += r.cycles;
   }
@@ -42,6 +43,7 @@ OpResult total_of(const std::vector<OpResult>& ops) {
     t.util_dram /= w;
     t.util_l2_link /= w;
     t.l2_read_hit_rate /= w;
+    t.util_cuda /= w;
   }
   t.tflops = t.seconds > 0 ? t.flops / t.seconds / 1e12 : 0;
   t.dram_gbps = t.seconds > 0 ? (t.dram_read_bytes + t.dram_write_bytes) / t.seconds / 1e9 : 0;

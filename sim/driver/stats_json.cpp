@@ -46,6 +46,8 @@ nlohmann::json op_to_json(const OpResult& r, bool details) {
   if (r.op.csr_cuda_cores) {
     j["utilization"]["cuda_cores"] = r.util_cuda;
     j["l1_hit_rate"] = r.l1_hit_rate;
+  } else if (r.util_cuda > 0) {  // a total over runs with CSR ops
+    j["utilization"]["cuda_cores"] = r.util_cuda;
   }
   j["l2_read_hit_rate"] = r.l2_read_hit_rate;
   j["dram_read_bytes"] = r.dram_read_bytes;
