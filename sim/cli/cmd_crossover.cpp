@@ -14,6 +14,7 @@
 
 #include "sim/cli/commands.h"
 #include "sim/core/input_error.h"
+#include "sim/sweep/child_process.h"
 
 namespace stcsim {
 
@@ -24,13 +25,6 @@ struct CrossoverOptions {
   std::vector<double> points{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95};
   std::vector<std::string> overrides;
 };
-
-std::string self_exe() {
-  std::error_code ec;
-  const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) throw InputError("crossover: cannot find the stcsim binary (/proc/self/exe)");
-  return p.string();
-}
 
 // Run `stcsim run ARGS` into `dir` and return its first op's cycles.
 double run_point(const std::string& exe, const std::string& args, const std::string& dir) {
@@ -97,7 +91,7 @@ Command add_crossover_command(CLI::App& app) {
     if (unstructured && sub->count("--points") == 0) o->points = {0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99};
     for (double p : o->points)
       if (!(p >= 0 && p <= 1)) throw InputError("--points: sparsities must be in [0, 1]");
-    const std::string exe = self_exe();
+    const std::string exe = sweep::self_executable();  // the children run this very stcsim
     std::string common = "--arch '" + o->arch + "' --gemm " + o->gemm + " --dtype " + o->dtype +
                          " --no-dense-baseline";
     for (const auto& p : o->overrides) common += " -p '" + p + "'";
