@@ -87,7 +87,8 @@ double Gpu::peak_products_per_second(const MmaKind& k) const {
 }
 
 KernelMapping Gpu::mapping_for(const GemmOp& op) const {
-  if (op.csr_cuda_cores) return csr_mapping();
+  if (op.csr_cuda_cores)
+    return csr_mapping(csr_tile_cols(kernel_problem(op).n, sm_.fp32_lanes_per_sub_core, op.dtype));
   const MmaKind kind = op.kind();
   ChooserHardware hw;
   hw.num_sms = gpu_.num_sms;
@@ -108,7 +109,7 @@ void Gpu::check_op(const GemmOp& op) const {
     if (!op.block_map || op.block_map->r != 1 || op.block_map->c != 1 || !op.sparsity.dense())
       throw InputError(op.name + ": the CSR kernel needs an unstructured (1x1) weight mask and no N:M pattern");
     if (csr_occupancy().ctas_per_sm < 1)
-      throw InputError(op.name + ": the CSR kernel's CTA of " + std::to_string(csr_mapping().threads()) +
+      throw InputError(op.name + ": the CSR kernel's CTA of " + std::to_string(mapping_for(op).threads()) +
                        " threads does not fit this SM (sm.max_threads " + std::to_string(sm_.max_threads) + ")");
     return;
   }
@@ -192,7 +193,7 @@ void Gpu::driver() {
 }
 
 void Gpu::run_csr_op(const GemmOp& op) {
-  const KernelMapping map = csr_mapping();
+  const KernelMapping map = mapping_for(op);
   const GemmOp kp = kernel_problem(op);
   const double nb = op.batch, eb = input_bytes(op.dtype);
   const double nnz = double(op.block_map->nnz());
@@ -211,7 +212,7 @@ void Gpu::run_csr_op(const GemmOp& op) {
 
 Occupancy Gpu::csr_occupancy() const {
   // 4 warps, ~1.5 KB of shared memory, few registers: threads bound it.
-  const KernelMapping m = csr_mapping();
+  const KernelMapping m = csr_mapping(64);  // the CTA's threads do not depend on its width
   const int by_threads = sm_.max_threads / m.threads();
   return by_threads <= sm_.max_ctas ? Occupancy{by_threads, "threads"} : Occupancy{sm_.max_ctas, "ctas"};
 }

@@ -212,16 +212,17 @@ double estimate_block_cycles(const GemmOp& op, const ChooserHardware& hw, const 
 }
 }  // namespace
 
-KernelMapping csr_mapping() {
+KernelMapping csr_mapping(int cols) {
   KernelMapping m;
   m.cta_m = 4;
-  m.cta_n = 64;
+  m.cta_n = cols;
   m.cta_k = 32;
   m.warp_m = 1;
-  m.warp_n = 64;
+  m.warp_n = cols;
   m.stages = 2;
   m.swizzle = 1;
-  m.chosen_by = "csr row-split (Sputnik-style): 4 rows x 64 columns per CTA, 32 nonzeros per stage";
+  m.chosen_by = "csr row-split (Sputnik-style): 4 rows x " + std::to_string(cols) +
+                " columns per CTA, 32 nonzeros per stage";
   return m;
 }
 

@@ -79,10 +79,10 @@ KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const 
 std::vector<std::int64_t> panel_kept_k(const BlockMap& map, std::int64_t m, int batch, std::int64_t k,
                                        int cta_m);
 
-// The CSR SpMM kernel's fixed tile (Sputnik-style, models/sm/csr_plan.h): 4 rows of W
-// (one warp each) x 64 activation columns per CTA, 32 nonzeros per row per stage,
-// double-buffered.
-KernelMapping csr_mapping();
+// The CSR SpMM kernel's tile (Sputnik-style, models/sm/csr_plan.h): 4 rows of W (one
+// warp each) x `cols` activation columns per CTA (csr_tile_cols), 32 nonzeros per row
+// per stage, double-buffered.
+KernelMapping csr_mapping(int cols);
 
 // The chooser's estimate of a candidate's cycles (exposed for tests and docs).
 double estimate_cycles(const GemmOp& op, const ChooserHardware& hw, const KernelMapping& m);

@@ -53,6 +53,19 @@ std::vector<CsrPanel> build_csr_panels(const BlockMap& map, int batch, std::int6
   return out;
 }
 
+int csr_tile_cols(std::int64_t n, int lanes, Dtype d) {
+  int best = 32;
+  double best_cost = 1e300;
+  for (int cols : {32, 64, 128}) {
+    const double cost = double((n + cols - 1) / cols) * csr_cycles_per_nnz(cols, lanes, d);
+    if (cost <= best_cost) {
+      best_cost = cost;
+      best = cols;
+    }
+  }
+  return best;
+}
+
 double csr_cycles_per_nnz(int cols, int lanes, Dtype d) {
   const double per_thread = std::max(1.0, cols / 32.0);
   const double convert = input_bytes(d) < 4 ? std::ceil(per_thread / 2) : 0.0;

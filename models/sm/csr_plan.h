@@ -44,4 +44,10 @@ std::vector<CsrPanel> build_csr_panels(const BlockMap& map, int batch, std::int6
 // pipe's time (cols FMAs at `lanes` per cycle) when that is longer.
 double csr_cycles_per_nnz(int cols, int lanes, Dtype d);
 
+// The CTA's activation columns for N of them: 32, 64 or 128 (1, 2 or 4 per thread),
+// whichever costs the fewest warp cycles per nonzero over all of N (ceil(N / cols) tiles
+// x csr_cycles_per_nnz): wide tiles amortize the load and conversion over more FMAs,
+// narrow ones waste less on a skinny N. Ties go to the wider tile.
+int csr_tile_cols(std::int64_t n, int lanes, Dtype d);
+
 }  // namespace stcsim

@@ -82,3 +82,13 @@ TEST_CASE("panel_kept_k_is_the_union_of_rows", "[unit][csr][mapping]") {
   CHECK(panel_kept_k(small_mask(), 6, 1, 8, 2) == std::vector<std::int64_t>{6, 3, 8});
   CHECK(panel_kept_k(small_mask(), 6, 1, 8, 4) == std::vector<std::int64_t>{6, 8});
 }
+
+TEST_CASE("csr_tile_cols_wide_for_large_n_narrow_for_skinny", "[unit][csr]") {
+  // A100 lanes: 128 columns are FMA-bound (8 cycles per 128 FMAs) and beat 64 (4.5 per 64).
+  CHECK(csr_tile_cols(4096, 16, Dtype::FP16) == 128);
+  CHECK(csr_cycles_per_nnz(128, 16, Dtype::FP16) == Approx(8.0));
+  // Decode-sized N: a 32-column tile wastes nothing.
+  CHECK(csr_tile_cols(8, 16, Dtype::FP16) == 32);
+  CHECK(csr_tile_cols(64, 16, Dtype::FP16) == 64);
+  CHECK(csr_tile_cols(4096, 32, Dtype::FP16) == 128);
+}
