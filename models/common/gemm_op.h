@@ -8,6 +8,7 @@
 // epilogue stages the tile through shared memory and stores it transposed, so y keeps
 // its [M,N] row-major layout (see kernel_problem).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -30,6 +31,15 @@ struct BlockMap {
   std::int64_t nnz() const { return std::int64_t(col_idx.size()); }
   double density() const {
     return block_rows * block_cols > 0 ? double(nnz()) / (double(block_rows) * double(block_cols)) : 0;
+  }
+  // The sorted distinct block columns kept by any block row that holds a row of
+  // [row0, row1): what a CTA over those rows must multiply (into `out`).
+  void union_columns(std::int64_t row0, std::int64_t row1, std::vector<int>& out) const {
+    out.clear();
+    for (std::int64_t i = row0 / r; i <= (row1 - 1) / r && i < block_rows; ++i)
+      out.insert(out.end(), col_idx.begin() + row_ptr[std::size_t(i)], col_idx.begin() + row_ptr[std::size_t(i) + 1]);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
   }
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <sstream>
 
 #include "sim/core/input_error.h"
@@ -176,11 +177,7 @@ std::vector<std::int64_t> panel_kept_k(const BlockMap& map, std::int64_t m, int 
   for (int b = 0; b < batch; ++b)
     for (std::int64_t tm = 0; tm < tiles_m; ++tm) {
       const std::int64_t g0 = b * m + tm * cta_m, g1 = std::min(b * m + m, g0 + cta_m);
-      uni.clear();
-      for (std::int64_t i = g0 / map.r; i <= (g1 - 1) / map.r && i < map.block_rows; ++i)
-        uni.insert(uni.end(), map.col_idx.begin() + map.row_ptr[i], map.col_idx.begin() + map.row_ptr[i + 1]);
-      std::sort(uni.begin(), uni.end());
-      uni.erase(std::unique(uni.begin(), uni.end()), uni.end());
+      map.union_columns(g0, g1, uni);
       std::int64_t kept = 0;
       for (int c : uni) kept += std::min<std::int64_t>(map.c, k - std::int64_t(c) * map.c);
       out.push_back(kept);
@@ -192,10 +189,15 @@ namespace {
 // The block-skipping kernel's estimate: the dense estimate of a problem whose K is the
 // CTAs' kept K (whole k-tiles), between the mean (many waves even it out) and the
 // largest panel (one wave waits for it).
-double estimate_block_cycles(const GemmOp& op, const ChooserHardware& hw, const KernelMapping& m) {
+// `kept_by_cta_m` caches panel_kept_k per tile height: the candidates share few heights.
+double estimate_block_cycles(const GemmOp& op, const ChooserHardware& hw, const KernelMapping& m,
+                             std::map<int, std::vector<std::int64_t>>& kept_by_cta_m) {
   const Occupancy occ = occupancy(m, hw.sm, op.kind());
   if (occ.ctas_per_sm < 1) return INFINITY;
-  const auto kept = panel_kept_k(*op.block_map, op.m, op.batch, op.k, m.cta_m);
+  auto it = kept_by_cta_m.find(m.cta_m);
+  if (it == kept_by_cta_m.end())
+    it = kept_by_cta_m.emplace(m.cta_m, panel_kept_k(*op.block_map, op.m, op.batch, op.k, m.cta_m)).first;
+  const auto& kept = it->second;
   double sum = 0, mx = 0;
   for (std::int64_t v : kept) {
     const double padded = std::ceil(double(v) / m.cta_k) * m.cta_k;
@@ -245,6 +247,7 @@ KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const 
   }
   KernelMapping best;
   double best_cost = INFINITY;
+  std::map<int, std::vector<std::int64_t>> kept_by_cta_m;
   for (auto m : cands) {
     m.layout = req.layout;
     if (req.stages) m.stages = req.stages;
@@ -269,7 +272,7 @@ KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const 
       m.split_k = s;
       const double tiles_n = std::ceil(double(op.n) / m.cta_n);
       m.swizzle = req.swizzle ? req.swizzle : int(std::min(8.0, tiles_n));
-      const double c = op.block_sparse() ? estimate_block_cycles(op, hw, m) : estimate_cycles(op, hw, m);
+      const double c = op.block_sparse() ? estimate_block_cycles(op, hw, m, kept_by_cta_m) : estimate_cycles(op, hw, m);
       // The estimate is rough: a later candidate (smaller tile, more splits) must win
       // by a clear margin to displace an earlier one.
       if (c < best_cost * kSwitchMargin) {

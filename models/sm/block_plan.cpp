@@ -22,12 +22,7 @@ std::vector<PanelPlan> build_panel_plans(const BlockMap& map, const GemmOp& kop,
       const std::int64_t g0 = std::int64_t(b) * kop.m + std::int64_t(tm) * cta_m;
       const std::int64_t g1 = std::min<std::int64_t>(std::int64_t(b) * kop.m + kop.m, g0 + cta_m);
       const std::int64_t br0 = g0 / map.r, br1 = (g1 - 1) / map.r;  // inclusive
-      uni.clear();
-      for (std::int64_t i = br0; i <= br1; ++i)
-        uni.insert(uni.end(), map.col_idx.begin() + map.row_ptr[i],
-                   map.col_idx.begin() + map.row_ptr[i + 1]);
-      std::sort(uni.begin(), uni.end());
-      uni.erase(std::unique(uni.begin(), uni.end()), uni.end());
+      map.union_columns(g0, g1, uni);
       // Position of each union column in the concatenated kept-K sequence.
       pos.assign(uni.size() + 1, 0);
       for (std::size_t j = 0; j < uni.size(); ++j)

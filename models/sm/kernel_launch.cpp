@@ -62,8 +62,10 @@ std::vector<std::vector<int>> ldmatrix_wavefronts(const KernelMapping& m, const 
   return out;
 }
 
-KernelLaunch make_gemm_kernel(const GemmOp& user_op, const KernelMapping& map, int ctas_per_sm,
-                              const ISharedMemory& smem, const TensorAddresses& addr) {
+namespace {
+// What every GEMM-like kernel of `user_op` starts from: its problem, schedule and tensors.
+KernelLaunch launch_of(const GemmOp& user_op, const KernelMapping& map, int ctas_per_sm,
+                       const TensorAddresses& addr) {
   KernelLaunch k;
   k.kind = KernelKind::Gemm;
   k.op = kernel_problem(user_op);
@@ -77,6 +79,13 @@ KernelLaunch make_gemm_kernel(const GemmOp& user_op, const KernelMapping& map, i
   k.c_base = addr.c;
   k.workspace_base = addr.workspace;
   k.index_base = addr.index;
+  return k;
+}
+}  // namespace
+
+KernelLaunch make_gemm_kernel(const GemmOp& user_op, const KernelMapping& map, int ctas_per_sm,
+                              const ISharedMemory& smem, const TensorAddresses& addr) {
+  KernelLaunch k = launch_of(user_op, map, ctas_per_sm, addr);
   const GemmOp& op = k.op;
   const auto s = k.mma.shape();
   k.mma_per_warp_ksub = (map.warp_m / s.m) * (map.warp_n / s.n);
@@ -116,17 +125,8 @@ KernelLaunch make_gemm_kernel(const GemmOp& user_op, const KernelMapping& map, i
 
 KernelLaunch make_csr_kernel(const GemmOp& user_op, const KernelMapping& map, int ctas_per_sm, int fp32_lanes,
                              const TensorAddresses& addr) {
-  KernelLaunch k;
-  k.kind = KernelKind::Gemm;
-  k.op = kernel_problem(user_op);
-  k.mma = MmaKind{user_op.dtype, {}};
-  k.transposed_output = true;
-  k.map = map;
-  k.ctas_per_sm = ctas_per_sm;
-  k.a_base = addr.a;
-  k.b_base = addr.b;
-  k.c_base = addr.c;
-  k.index_base = addr.index;
+  KernelLaunch k = launch_of(user_op, map, ctas_per_sm, addr);  // W is A: transposed output
+  k.mma = MmaKind{user_op.dtype, {}};  // no tensor-core instruction; the dtype sets the bytes
   k.csr = true;
   const GemmOp& op = k.op;
   k.csr_panels = build_csr_panels(*user_op.block_map, op.batch, op.m, map.cta_m, map.cta_k, input_bytes(op.dtype));
