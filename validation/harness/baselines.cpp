@@ -6,25 +6,30 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <map>
 #include <stdexcept>
 #include <vector>
 
 #include "validation/harness/cuda_check.h"
+#include "validation/harness/library_path.h"
 
 namespace stcsim::validation {
 
 namespace {
 
-// The first library of `names` that loads; nullptr and `why` otherwise.
-void* open_library(std::initializer_list<const char*> names, std::string& why) {
-  std::string tried;
-  for (const char* n : names) {
-    if (!n || !*n) continue;
-    if (void* h = ::dlopen(n, RTLD_NOW | RTLD_LOCAL)) return h;
-    tried += std::string(tried.empty() ? "" : ", ") + n;
-  }
-  why = "absent: none of " + tried + " loads";
-  return nullptr;
+// The loaded file of each library, for library_path().
+std::map<std::string, std::string>& loaded_paths() {
+  static std::map<std::string, std::string> m;
+  return m;
+}
+
+// The first candidate (library_path.h: override variable, soname, site-packages) that
+// loads; nullptr and `why` otherwise.
+void* open_library(const char* key, const char* env_var, const std::vector<std::string>& sonames,
+                   const char* probe, std::string& why) {
+  const LoadedLibrary l = load_first(library_candidates(env_var, sonames), probe, why);
+  if (l.handle) loaded_paths()[key] = l.path;
+  return l.handle;
 }
 
 template <typename F>
@@ -94,6 +99,13 @@ class CublasLt : public VendorGemm {
     auto heuristic =
         need<decltype(&cublasLtMatmulAlgoGetHeuristic)>(lib, "cublasLtMatmulAlgoGetHeuristic");
     matmul_ = need<decltype(&cublasLtMatmul)>(lib, "cublasLtMatmul");
+    destroy_ = need<decltype(&cublasLtDestroy)>(lib, "cublasLtDestroy");
+    desc_destroy_ =
+        need<decltype(&cublasLtMatmulDescDestroy)>(lib, "cublasLtMatmulDescDestroy");
+    layout_destroy_ =
+        need<decltype(&cublasLtMatrixLayoutDestroy)>(lib, "cublasLtMatrixLayoutDestroy");
+    auto pref_destroy =
+        need<decltype(&cublasLtMatmulPreferenceDestroy)>(lib, "cublasLtMatmulPreferenceDestroy");
     check(create(&h_), "cublasLtCreate");
     check(desc_create(&desc_, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
     const cublasOperation_t op_t = CUBLAS_OP_T;
@@ -110,11 +122,18 @@ class CublasLt : public VendorGemm {
     check(pref_set(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws),
           "cublasLtMatmulPreferenceSetAttribute");
     int found = 0;
-    check(heuristic(h_, desc_, a_, b_, c_, c_, pref, 1, &algo_, &found),
-          "cublasLtMatmulAlgoGetHeuristic");
+    const int hs = heuristic(h_, desc_, a_, b_, c_, c_, pref, 1, &algo_, &found);
+    pref_destroy(pref);
+    check(hs, "cublasLtMatmulAlgoGetHeuristic");
     if (found < 1) throw std::runtime_error("cublasLtMatmulAlgoGetHeuristic found no algorithm");
   }
-  ~CublasLt() override { cudaFree(workspace_); }  // descriptors: process lifetime
+  ~CublasLt() override {
+    cudaFree(workspace_);
+    for (cublasLtMatrixLayout_t l : {a_, b_, c_})
+      if (l) layout_destroy_(l);
+    if (desc_) desc_destroy_(desc_);
+    if (h_) destroy_(h_);
+  }
   void launch(cudaStream_t s) override {
     const float alpha = 1, beta = 0;
     check(matmul_(h_, desc_, &alpha, w_, a_, x_, b_, &beta, y_, c_, y_, c_, &algo_.algo, workspace_,
@@ -132,6 +151,9 @@ class CublasLt : public VendorGemm {
   cublasLtMatmulHeuristicResult_t algo_{};
   void* workspace_ = nullptr;
   decltype(&cublasLtMatmul) matmul_;
+  decltype(&cublasLtDestroy) destroy_;
+  decltype(&cublasLtMatmulDescDestroy) desc_destroy_;
+  decltype(&cublasLtMatrixLayoutDestroy) layout_destroy_;
 };
 
 // ---- cuSPARSELt (no header in the toolkit: the few declarations, from its documentation) ----
@@ -159,11 +181,16 @@ class CusparseLt : public VendorGemm {
                               cudaStream_t);
   using Matmul = Status (*)(const LtOpaque*, const LtOpaque*, const void*, const void*, const void*,
                             const void*, const void*, void*, void*, cudaStream_t*, std::int32_t);
+  using Destroy = Status (*)(const LtOpaque*);  // handle, descriptors, plan, alg selection
 
  public:
   CusparseLt(void* lib, const void* x, const void* w, void* y, int m, int n, int k, cudaStream_t s)
       : x_(x), y_(y) {
     matmul_ = need<Matmul>(lib, "cusparseLtMatmul");
+    destroy_ = reinterpret_cast<Destroy>(::dlsym(lib, "cusparseLtDestroy"));
+    desc_destroy_ = reinterpret_cast<Destroy>(::dlsym(lib, "cusparseLtMatDescriptorDestroy"));
+    plan_destroy_ = reinterpret_cast<Destroy>(::dlsym(lib, "cusparseLtMatmulPlanDestroy"));
+    alg_destroy_ = reinterpret_cast<Destroy>(::dlsym(lib, "cusparseLtMatmulAlgSelectionDestroy"));
     check(need<Init>(lib, "cusparseLtInit")(&h_), "cusparseLtInit");
     // A = W structured (N x K row-major), B = x (M x K row-major, used transposed),
     // C = D = y^T (N x M column-major), as PyTorch's semi-structured path describes them.
@@ -196,10 +223,32 @@ class CusparseLt : public VendorGemm {
           "cusparseLtSpMMACompress");
     CUDA_CHECK(cudaStreamSynchronize(s));
     CUDA_CHECK(cudaFree(buffer));
+    // cusparseLtMatmulSearch times the library's kernels and split-K choices on these
+    // operands and keeps the fastest in the plan (the default algorithm understates it).
+    const float alpha = 1, beta = 0;
+    const Status st = need<Matmul>(lib, "cusparseLtMatmulSearch")(
+        &h_, &plan_, &alpha, compressed_, x_, &beta, y_, y_, workspace_, &s, 1);
+    CUDA_CHECK(cudaStreamSynchronize(s));
+    note_ = st == 0 ? "cusparseLtMatmulSearch: ok"
+                    : "cusparseLtMatmulSearch returned " + std::to_string(st) +
+                          ": default algorithm kept";
+    std::size_t ws2 = 0;  // the chosen configuration may need more workspace
+    check(need<Workspace>(lib, "cusparseLtMatmulGetWorkspace")(&h_, &plan_, &ws2),
+          "cusparseLtMatmulGetWorkspace");
+    if (ws2 > ws) {
+      CUDA_CHECK(cudaFree(workspace_));
+      workspace_ = nullptr;
+      CUDA_CHECK(cudaMalloc(&workspace_, ws2));
+    }
   }
   ~CusparseLt() override {
     cudaFree(workspace_);
     cudaFree(compressed_);
+    if (plan_destroy_) plan_destroy_(&plan_);
+    if (alg_destroy_) alg_destroy_(&alg_);  // cuSPARSELt >= 0.7 has it
+    if (desc_destroy_)
+      for (const LtOpaque* d : {&a_, &b_, &c_}) desc_destroy_(d);
+    if (destroy_) destroy_(&h_);
   }
   void launch(cudaStream_t s) override {
     const float alpha = 1, beta = 0;
@@ -213,6 +262,12 @@ class CusparseLt : public VendorGemm {
   void *workspace_ = nullptr, *compressed_ = nullptr;
   LtOpaque h_{}, a_{}, b_{}, c_{}, mm_{}, alg_{}, plan_{};
   Matmul matmul_;
+  Destroy destroy_ = nullptr, desc_destroy_ = nullptr, plan_destroy_ = nullptr,
+          alg_destroy_ = nullptr;
+  std::string note_;
+
+ public:
+  std::string note() const override { return note_; }
 };
 
 template <typename Make>
@@ -232,7 +287,9 @@ std::unique_ptr<VendorGemm> make_cublas(const void* x, const void* w, void* y, i
   static void* lib = nullptr;
   static std::string lib_why;
   if (!lib && lib_why.empty())
-    lib = open_library({"libcublas.so.13", "libcublas.so.12", "libcublas.so"}, lib_why);
+    lib = open_library("cublas", "STCSIM_CUBLAS_LIB",
+                       {"libcublas.so.13", "libcublas.so.12", "libcublas.so"}, "cublasCreate_v2",
+                       lib_why);
   if (!lib) return why = lib_why, nullptr;
   return guarded([&] { return std::make_unique<Cublas>(lib, x, w, y, m, n, k); }, why);
 }
@@ -242,7 +299,9 @@ std::unique_ptr<VendorGemm> make_cublaslt(const void* x, const void* w, void* y,
   static void* lib = nullptr;
   static std::string lib_why;
   if (!lib && lib_why.empty())
-    lib = open_library({"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"}, lib_why);
+    lib = open_library("cublaslt", "STCSIM_CUBLASLT_LIB",
+                       {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"},
+                       "cublasLtCreate", lib_why);
   if (!lib) return why = lib_why, nullptr;
   return guarded([&] { return std::make_unique<CublasLt>(lib, x, w, y, m, n, k); }, why);
 }
@@ -252,8 +311,8 @@ std::unique_ptr<VendorGemm> make_cusparselt(const void* x, const void* w, void* 
   static void* lib = nullptr;
   static std::string lib_why;
   if (!lib && lib_why.empty()) {
-    lib = open_library(
-        {std::getenv("STCSIM_CUSPARSELT_LIB"), "libcusparseLt.so.0", "libcusparseLt.so"}, lib_why);
+    lib = open_library("cusparselt", "STCSIM_CUSPARSELT_LIB",
+                       {"libcusparseLt.so.0", "libcusparseLt.so"}, "cusparseLtInit", lib_why);
     int major = -1, minor = -1;
     auto prop = lib ? reinterpret_cast<int (*)(libraryPropertyType, int*)>(
                           ::dlsym(lib, "cusparseLtGetProperty"))
@@ -267,6 +326,11 @@ std::unique_ptr<VendorGemm> make_cusparselt(const void* x, const void* w, void* 
   }
   if (!lib) return why = lib_why, nullptr;
   return guarded([&] { return std::make_unique<CusparseLt>(lib, x, w, y, m, n, k, s); }, why);
+}
+
+std::string library_path(const std::string& lib) {
+  const auto it = loaded_paths().find(lib);
+  return it == loaded_paths().end() ? std::string() : it->second;
 }
 
 }  // namespace stcsim::validation

@@ -2,8 +2,9 @@
 // them (a missing library is recorded as "absent: ..."):
 //   cuBLAS   cublasGemmEx, fp16 in/out, fp32 compute        (libcublas.so.13/.12)
 //   cuBLASLt cublasLtMatmul, its first heuristic algorithm  (libcublasLt.so.13/.12)
-//   cuSPARSELt 2:4 (libcusparseLt.so.0, >= 0.6; or the file STCSIM_CUSPARSELT_LIB names):
-//            the pruned W compressed by the library itself, its default algorithm.
+//   cuSPARSELt 2:4 (libcusparseLt.so.0, >= 0.6): the pruned W compressed by the library
+//            itself, the plan tuned by cusparseLtMatmulSearch on the operands; every
+//            plan, descriptor and handle destroyed with the object.
 // All compute y[M, N] = x[M, K] W[N, K]^T in row-major fp16 (y^T = W x^T column-major).
 #pragma once
 #include <cuda_runtime_api.h>
@@ -17,6 +18,7 @@ class VendorGemm {
  public:
   virtual ~VendorGemm() = default;
   virtual void launch(cudaStream_t s) = 0;  // throws on a library error
+  virtual std::string note() const { return ""; }  // how it was set up, when worth saying
 };
 
 // nullptr with `why` ("absent: ...", "unsupported: ...", "error: ...") when unavailable.
@@ -28,5 +30,8 @@ std::unique_ptr<VendorGemm> make_cublaslt(const void* x, const void* w, void* y,
 // w must be 2:4 along K; the library compresses its own copy.
 std::unique_ptr<VendorGemm> make_cusparselt(const void* x, const void* w, void* y, int m, int n,
                                             int k, cudaStream_t s, std::string& why);
+
+// The file a library was loaded from ("" before it loads).
+std::string library_path(const std::string& lib);  // "cublas", "cublaslt", "cusparselt"
 
 }  // namespace stcsim::validation

@@ -112,6 +112,18 @@ unsigned long long Nvml::clock_event_reasons() const {
   return device_ && f && f(device_, &v) == 0 ? v : 0;
 }
 
+unsigned Nvml::power_mw() const {
+  auto f = sym<nvmlReturn (*)(void*, unsigned*)>("nvmlDeviceGetPowerUsage");
+  unsigned v = 0;
+  return device_ && f && f(device_, &v) == 0 ? v : 0;
+}
+
+unsigned long long Nvml::total_energy_mj() const {
+  auto f = sym<nvmlReturn (*)(void*, unsigned long long*)>("nvmlDeviceGetTotalEnergyConsumption");
+  unsigned long long v = 0;
+  return device_ && f && f(device_, &v) == 0 ? v : 0;
+}
+
 std::string Nvml::driver_version() const {
   auto f = sym<nvmlReturn (*)(char*, unsigned)>("nvmlSystemGetDriverVersion");
   char buf[96] = {};
@@ -125,24 +137,16 @@ void ClockSampler::start() {
   running_ = true;
   thread_ = std::thread([this] {
     while (running_) {
-      if (unsigned c = nvml_.sm_clock_mhz()) samples_.push_back(c);
-      std::this_thread::sleep_for(std::chrono::milliseconds(period_ms_));
+      samples_.push_back({nvml_.sm_clock_mhz(), nvml_.power_mw()});
+      std::this_thread::sleep_for(std::chrono::microseconds(period_us_));
     }
   });
 }
 
-std::vector<unsigned> ClockSampler::stop() {
+std::vector<ClockSampler::Sample> ClockSampler::stop() {
   running_ = false;
   if (thread_.joinable()) thread_.join();
   return samples_;
-}
-
-nlohmann::json clock_summary(std::vector<unsigned> s) {
-  if (s.empty()) return nullptr;
-  std::sort(s.begin(), s.end());
-  const double median =
-      s.size() % 2 ? s[s.size() / 2] : 0.5 * (s[s.size() / 2 - 1] + s[s.size() / 2]);
-  return {{"median", median}, {"min", s.front()}, {"max", s.back()}, {"samples", s.size()}};
 }
 
 }  // namespace stcsim::validation

@@ -35,6 +35,8 @@ class Nvml {
   unsigned max_sm_clock_mhz() const;                     // the board's maximum
   unsigned mem_clock_mhz() const;
   unsigned long long clock_event_reasons() const;  // why clocks are held down (bit mask)
+  unsigned power_mw() const;                        // board power, the driver's averaging
+  unsigned long long total_energy_mj() const;       // energy since the driver loaded
   std::string driver_version() const;
 
  private:
@@ -45,23 +47,26 @@ class Nvml {
   F sym(const char* name) const;
 };
 
-// Samples the SM clock every `period_ms` on a thread while alive (between start/stop).
+// Samples the SM clock and board power every `period_us` on a thread (between
+// start and stop): dense enough that a 10 us kernel timed over many launches gets tens of
+// samples.
 class ClockSampler {
  public:
-  explicit ClockSampler(const Nvml& nvml, int period_ms = 2) : nvml_(nvml), period_ms_(period_ms) {}
+  struct Sample {
+    unsigned sm_mhz = 0, power_mw = 0;
+  };
+  explicit ClockSampler(const Nvml& nvml, int period_us = 500)
+      : nvml_(nvml), period_us_(period_us) {}
   ~ClockSampler() { stop(); }
   void start();
-  std::vector<unsigned> stop();  // the samples since start()
+  std::vector<Sample> stop();  // the samples since start()
 
  private:
   const Nvml& nvml_;
-  int period_ms_;
+  int period_us_;
   std::atomic<bool> running_{false};
   std::thread thread_;
-  std::vector<unsigned> samples_;
+  std::vector<Sample> samples_;
 };
-
-// {"median", "min", "max", "samples"} of clock samples; null when there are none.
-nlohmann::json clock_summary(std::vector<unsigned> samples);
 
 }  // namespace stcsim::validation

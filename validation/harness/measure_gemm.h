@@ -1,6 +1,8 @@
-// One GEMM y[M, N] = x[M, K] W[N, K]^T measured on the GPU: each requested kernel (ours:
-// dense, 2:4, BSR; vendor: cuBLAS, cuBLASLt, cuSPARSELt) is checked, then timed, and
-// becomes one JSON entry of the measurement file (docs/validation.md lists the fields).
+// One GEMM y[M, N] = x[M, K] W[N, K]^T measured on the GPU by one kernel family (ours:
+// dense, 2:4, BSR; vendor: cuBLAS, cuBLASLt, cuSPARSELt): checked, then timed
+// (timing.h), giving one entry of the measurement file or one skipped note
+// (docs/validation.md lists the fields). Our kernels run problems that are not tile
+// multiples padded with zero rows and columns up to the tile ("padding" in the entry).
 #pragma once
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -17,7 +19,8 @@ struct MeasureSettings {
   std::string tile = "auto";      // or "CMxCNxCK/WMxWN/sS" for our kernels
   int swizzle = 0;                // 0: min(8, N-tiles), as the simulator's chooser
   double bsr_density = 0.5;
-  int warmup = 5, runs = 30, samples = 32;
+  TimingSettings timing;
+  int samples = 32;
   std::uint64_t seed = 1;
 };
 
@@ -33,9 +36,16 @@ struct MeasureContext {
   cudaStream_t stream;
 };
 
-// Appends one entry per kernel to `entries` and one note per skipped kernel to `skipped`.
-// Returns false when a kernel produced a wrong result (the entry says which check).
-bool measure_gemm(const GemmSpec& g, const MeasureSettings& s, MeasureContext& ctx,
-                  nlohmann::json& entries, nlohmann::json& skipped, nlohmann::json& baselines);
+struct MeasureResult {
+  nlohmann::json entry, skipped;  // one of the two
+  std::string baseline;           // vendor libraries: "ok", "absent: ...", "error: ..."
+  bool check_failed = false;
+  bool cuda_error = false;  // a CUDA call failed: the context may be unusable
+};
+
+// `kernel` is one family name; never throws for a CUDA or library error (the result
+// says so), only for bugs.
+MeasureResult measure_gemm(const GemmSpec& g, const std::string& kernel, const MeasureSettings& s,
+                           MeasureContext& ctx);
 
 }  // namespace stcsim::validation

@@ -1,23 +1,109 @@
 #include "validation/harness/timing.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <numeric>
 
 #include "validation/harness/cuda_check.h"
 
 namespace stcsim::validation {
 
-L2Flush::L2Flush(long long l2_bytes) : bytes_(std::max(2 * l2_bytes, 8LL << 20)) {
-  CUDA_CHECK(cudaMalloc(&buf_, std::size_t(bytes_)));
+namespace {
+
+using nlohmann::json;
+
+// A captured sequence of launches, replayed as one graph; or, when capture failed, the
+// same sequence enqueued on the stream each time.
+class Replay {
+ public:
+  Replay(const std::function<void(cudaStream_t)>& body, cudaStream_t s) : body_(body), s_(s) {
+    cudaGraph_t g = nullptr;
+    if (cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return;
+    }
+    bool ok = true;
+    try {
+      body(s);
+    } catch (const std::exception&) {
+      ok = false;
+    }
+    const cudaError_t end = cudaStreamEndCapture(s, &g);
+    if (ok && end == cudaSuccess && g && cudaGraphInstantiate(&exec_, g, 0) != cudaSuccess)
+      exec_ = nullptr;
+    if (g) cudaGraphDestroy(g);
+    (void)cudaGetLastError();  // capture errors are not sticky; the stream runs on
+  }
+  ~Replay() {
+    if (exec_) cudaGraphExecDestroy(exec_);
+  }
+  Replay(const Replay&) = delete;
+  Replay& operator=(const Replay&) = delete;
+  bool graph() const { return exec_ != nullptr; }
+  void enqueue() {
+    if (exec_)
+      CUDA_CHECK(cudaGraphLaunch(exec_, s_));
+    else
+      body_(s_);
+  }
+
+ private:
+  std::function<void(cudaStream_t)> body_;
+  cudaStream_t s_;
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+class Events {
+ public:
+  Events() {
+    CUDA_CHECK(cudaEventCreate(&a_));
+    CUDA_CHECK(cudaEventCreate(&b_));
+  }
+  ~Events() {
+    cudaEventDestroy(a_);
+    cudaEventDestroy(b_);
+  }
+  // Microseconds between events recorded around what `body` enqueues.
+  template <typename F>
+  double time(cudaStream_t s, F&& body) {
+    CUDA_CHECK(cudaEventRecord(a_, s));
+    body();
+    CUDA_CHECK(cudaEventRecord(b_, s));
+    CUDA_CHECK(cudaEventSynchronize(b_));
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, a_, b_));
+    return double(ms) * 1000.0;
+  }
+
+ private:
+  cudaEvent_t a_, b_;
+};
+
+json sample_summary(std::vector<double> v, double scale) {
+  if (v.empty()) return nullptr;
+  for (double& x : v) x *= scale;
+  const TimingStats t = summarize(v);
+  return {{"median", t.median_us}, {"min", t.min_us}, {"max", t.max_us}, {"samples", v.size()}};
 }
 
-L2Flush::~L2Flush() { cudaFree(buf_); }
+}  // namespace
 
-void L2Flush::enqueue(cudaStream_t s, int iteration) {
-  CUDA_CHECK(cudaMemsetAsync(buf_, iteration & 0xFF, std::size_t(bytes_), s));
+TimingStats summarize(std::vector<double> samples) {
+  TimingStats t;
+  t.samples_us = samples;
+  std::sort(samples.begin(), samples.end());
+  const std::size_t n = samples.size();
+  if (n) {
+    t.median_us = n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
+    t.min_us = samples.front();
+    t.max_us = samples.back();
+    t.mean_us = std::accumulate(samples.begin(), samples.end(), 0.0) / double(n);
+  }
+  return t;
 }
 
-nlohmann::json to_json(const TimingStats& t) {
+json to_json(const TimingStats& t) {
   return {{"median", t.median_us},
           {"min", t.min_us},
           {"max", t.max_us},
@@ -26,35 +112,104 @@ nlohmann::json to_json(const TimingStats& t) {
           {"samples", t.samples_us}};
 }
 
-TimingStats time_launches(const std::function<void(cudaStream_t)>& launch, cudaStream_t stream,
-                          int warmup, int runs, L2Flush& flush) {
-  for (int i = 0; i < warmup; ++i) launch(stream);
+json to_json(const KernelTiming& t) {
+  return {{"method", t.method},
+          {"launches_per_sample", t.launches_per_sample},
+          {"cold_us", to_json(t.cold)},
+          {"warm_us", to_json(t.warm)},
+          {"flush_us", to_json(t.flush)},
+          {"single_launch_event_us", to_json(t.single)},
+          {"power_w", t.power_w},
+          {"energy", t.energy}};
+}
+
+KernelTiming time_kernel(const std::function<void(cudaStream_t)>& launch, cudaStream_t stream,
+                         const TimingSettings& s, L2Flush& flush, const Nvml& nvml) {
+  for (int i = 0; i < s.warmup; ++i) launch(stream);
   CUDA_CHECK(cudaStreamSynchronize(stream));
-  cudaEvent_t start, stop;
-  CUDA_CHECK(cudaEventCreate(&start));
-  CUDA_CHECK(cudaEventCreate(&stop));
-  TimingStats t;
-  for (int i = 0; i < runs; ++i) {
-    flush.enqueue(stream,
-                  i);  // still running when `start` is recorded: the launch is queued in time
-    CUDA_CHECK(cudaEventRecord(start, stream));
-    launch(stream);
-    CUDA_CHECK(cudaEventRecord(stop, stream));
-    CUDA_CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    t.samples_us.push_back(double(ms) * 1000.0);
+  Events ev;
+  KernelTiming t;
+  // Launches per sample, from one flushed single launch.
+  flush.enqueue(stream);
+  const double one = ev.time(stream, [&] { launch(stream); });
+  t.launches_per_sample =
+      std::clamp(int(std::ceil(s.sample_target_us / std::max(one, 0.5))), 1, s.max_launches);
+  const int r = t.launches_per_sample;
+
+  Replay cold(
+      [&](cudaStream_t st) {
+        for (int i = 0; i < r; ++i) flush.enqueue(st), launch(st);
+      },
+      stream);
+  Replay flushes(
+      [&](cudaStream_t st) {
+        for (int i = 0; i < r; ++i) flush.enqueue(st);
+      },
+      stream);
+  Replay warm(
+      [&](cudaStream_t st) {
+        for (int i = 0; i < r; ++i) launch(st);
+      },
+      stream);
+  t.method = cold.graph() && flushes.graph() && warm.graph() ? "cuda_graph" : "stream";
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+
+  ClockSampler sampler(nvml);
+  sampler.start();
+  std::vector<double> c, w, f, one_s;
+  for (int i = 0; i < s.runs; ++i) {
+    const double tf = ev.time(stream, [&] { flushes.enqueue(); });
+    const double tc = ev.time(stream, [&] { cold.enqueue(); });
+    launch(stream);  // warms the L2 for the warm sample
+    const double tw = ev.time(stream, [&] { warm.enqueue(); });
+    flush.enqueue(stream);
+    const double t1 = ev.time(stream, [&] { launch(stream); });
+    f.push_back(tf / r);
+    c.push_back((tc - tf) / r);
+    w.push_back(tw / r);
+    one_s.push_back(t1);
   }
-  CUDA_CHECK(cudaEventDestroy(start));
-  CUDA_CHECK(cudaEventDestroy(stop));
-  std::vector<double> s = t.samples_us;
-  std::sort(s.begin(), s.end());
-  const std::size_t n = s.size();
-  if (n) {
-    t.median_us = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-    t.min_us = s.front();
-    t.max_us = s.back();
-    t.mean_us = std::accumulate(s.begin(), s.end(), 0.0) / double(n);
+  const std::vector<ClockSampler::Sample> samples = sampler.stop();
+  t.cold = summarize(c);
+  t.warm = summarize(w);
+  t.flush = summarize(f);
+  t.single = summarize(one_s);
+  std::vector<double> mhz, watts;
+  for (const auto& p : samples) {
+    if (p.sm_mhz) mhz.push_back(p.sm_mhz);
+    if (p.power_mw) watts.push_back(p.power_mw);
+  }
+  t.sm_clock_mhz = sample_summary(mhz, 1.0);
+  t.power_w = sample_summary(watts, 1e-3);
+
+  // Energy: back-to-back warm replays for at least energy_ms, NVML's energy counter
+  // read before and after (it counts millijoules since the driver loaded).
+  if (s.energy_ms > 0 && nvml.ok()) {
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    const unsigned long long e0 = nvml.total_energy_mj();
+    const auto t0 = std::chrono::steady_clock::now();
+    long long launches = 0;
+    double elapsed_ms = 0;
+    while (elapsed_ms < s.energy_ms) {
+      warm.enqueue();
+      launches += r;
+      if (launches % (8 * r) == 0) {
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                         .count();
+      }
+    }
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const unsigned long long e1 = nvml.total_energy_mj();
+    if (e0 && e1 >= e0)
+      t.energy = {{"millijoules", e1 - e0},
+                  {"seconds", secs},
+                  {"launches", launches},
+                  {"average_w", double(e1 - e0) * 1e-3 / secs},
+                  {"mj_per_launch", double(e1 - e0) / double(launches)},
+                  {"of", "back-to-back warm launches, NVML total energy counter"}};
   }
   return t;
 }
