@@ -1,0 +1,53 @@
+#!/bin/bash
+# CPU test (ctest label `validation`): validation/campaign.sh end to end with STUB binaries
+# (tests/validation/campaign_stubs: synthetic files, no GPU), through every branch:
+#   A  carried binaries run; smoke drops the kernel family that faults; suites; packing
+#   B  carried binaries absent: the build branch (stub cmake); no GPU: suites not run
+#   C  the suite hangs: its step times out, the parts are merged (--merge-only)
+# usage: campaign_dry_run.sh SOURCE_DIR
+set -u
+src=$1
+stubs=$src/tests/validation/campaign_stubs
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; [ -f "$cur/summary.txt" ] && cat "$cur/summary.txt"; exit 1; }
+files_ok() { [ "$(find "$1" -maxdepth 1 -type f | wc -l)" -le 8 ] || fail "more than 8 files in $1"; }
+
+# A
+cur=$tmp/a
+STCSIM_STUB_FAULT=bsr "$src/validation/campaign.sh" run "$cur" --dry-run --budget 120 > "$tmp/a.out" 2>&1 \
+  || fail "A exit status"
+tail -1 "$tmp/a.out" | grep -q . || fail "A prints nothing last"
+grep -q "plan (seconds" "$tmp/a.out" || fail "A: no plan printed"
+grep -q "budget 120s" "$tmp/a.out" || fail "A: budget not printed"
+grep -q "kernels kept: dense,sp24,cublas,cublaslt,cusparselt" "$tmp/a.out" || fail "A: bsr not dropped"
+grep -q "^env  *ok" "$cur/summary.txt" || fail "A: env step"
+grep -q "^smoke  *ok" "$cur/summary.txt" || fail "A: smoke step"
+grep -q "^suite  *ok .*kernels: dense,sp24,cublas" "$cur/summary.txt" || fail "A: suite step"
+[ -f "$cur/measurements.json" ] && [ -f "$cur/ubench.json" ] && [ -f "$cur/campaign_files.tar.gz" ] \
+  || fail "A: files missing"
+grep -q stcsim_bsr "$cur/measurements.json" && fail "A: dropped kernel measured"
+tar -tzf "$cur/campaign_files.tar.gz" | grep -q "work/suite.log" || fail "A: logs not packed"
+files_ok "$cur"
+# The table is the last thing printed.
+tail -n 40 "$tmp/a.out" | grep -q "^step  *status" || fail "A: table not last"
+
+# B
+cur=$tmp/b
+mkdir -p "$tmp/empty"
+STCSIM_CAMPAIGN_BIN=$tmp/empty STCSIM_STUB_GPU=0 CMAKE=$stubs/cmake STCSIM_CAMPAIGN_BUILD_DIR=$tmp/bbuild \
+  "$src/validation/campaign.sh" run "$cur" --dry-run --budget 60 > "$tmp/b.out" 2>&1 || fail "B exit status"
+grep -q "^build  *ok" "$cur/summary.txt" || fail "B: build step"
+grep -q "GPU: no" "$tmp/b.out" || fail "B: no-GPU branch"
+grep -q "^suite" "$cur/summary.txt" && fail "B: suite ran without a GPU"
+files_ok "$cur"
+
+# C
+cur=$tmp/c
+STCSIM_STUB_HANG=suite "$src/validation/campaign.sh" run "$cur" --dry-run --budget 25 > "$tmp/c.out" 2>&1 \
+  || fail "C exit status"
+grep -q "^suite  *timeout" "$cur/summary.txt" || fail "C: suite timeout not recorded"
+[ -f "$cur/measurements.json" ] || fail "C: parts not merged after the timeout"
+grep -q square_4096 "$cur/measurements.json" || fail "C: merged file lacks the finished part"
+files_ok "$cur"
+echo "campaign dry run: A, B, C passed"

@@ -1,0 +1,248 @@
+#!/bin/bash
+# The GPU validation campaign in one call (issue 19; docs/validation.md, "Campaign").
+#
+#   validation/campaign.sh prepare                 # here: carry headers, nvcc-only build
+#   validation/campaign.sh run OUTDIR [--budget S] # on the GPU machine, inside one 10-minute call
+#   validation/campaign.sh run OUTDIR --dry-run    # CI: stub binaries, no GPU, every branch
+#
+# `run` uses the binaries carried in build-validation/bin when they start on this machine,
+# else builds them with `cmake -S validation/standalone` (headers from the carried
+# build-validation/carry/include). Then a smoke step (every kernel family at a tiny size;
+# a family that faults or errs is dropped from the rest), then the suites in order of
+# value, each under its own timeout inside the budget (default 540 s). Everything goes to
+# OUTDIR in at most 8 files (the many small ones in campaign_files.tar.gz); a table of the
+# steps is printed last.
+#
+# Environment: STCSIM_CAMPAIGN_BIN (a folder of binaries to use instead), CMAKE (the cmake
+# to build with), STCSIM_CAMPAIGN_BUILD_DIR (where to build, default build-validation-device),
+# PYTHON (python3), STCSIM_CAMPAIGN_STEPS (a comma list to run only those steps).
+# --dry-run: STCSIM_CAMPAIGN_BIN defaults to tests/validation/campaign_stubs (stubs that
+# write synthetic files; no GPU is touched).
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+
+prepare() {
+  "$root/validation/standalone/carry_headers.sh" "$root/build-validation/carry/include" || exit 1
+  ${CMAKE:-cmake} -S "$root/validation/standalone" -B "$root/build-validation" -G Ninja \
+    -DCMAKE_BUILD_TYPE=Release || exit 1
+  ${CMAKE:-cmake} --build "$root/build-validation" || exit 1
+  du -sh "$root/build-validation/bin" "$root/build-validation/carry"
+  echo "carry: build-validation/bin build-validation/carry (see docs/validation.md)"
+}
+
+usage() { sed -n '3,7p' "$0" | sed 's/^# //' >&2; exit 2; }
+
+[ $# -ge 1 ] || usage
+cmd=$1; shift
+case $cmd in
+  prepare) prepare; exit $? ;;
+  run) ;;
+  *) usage ;;
+esac
+[ $# -ge 1 ] || usage
+out=$1; shift
+budget=540 dry=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --budget) budget=$2; shift 2 ;;
+    --dry-run) dry=1; shift ;;
+    *) usage ;;
+  esac
+done
+if [ $dry -eq 1 ]; then  # CI: the stub binaries, unless the caller names others
+  export STCSIM_CAMPAIGN_BIN=${STCSIM_CAMPAIGN_BIN:-$root/tests/validation/campaign_stubs}
+  export STCSIM_STUB_GPU=${STCSIM_STUB_GPU:-1}
+fi
+mkdir -p "$out/work" || exit 1
+out=$(cd "$out" && pwd)
+work=$out/work
+log=$work/campaign.log
+export PYTHON=${PYTHON:-python3} CMAKE=${CMAKE:-cmake}
+start_s=$(date +%s)
+table=()
+
+elapsed() { echo $(( $(date +%s) - start_s )); }
+left() { echo $(( budget - $(elapsed) )); }
+say() { echo "[campaign $(elapsed)s] $*" | tee -a "$log"; }
+
+# step NAME TIMEOUT COMMAND...: runs COMMAND under min(TIMEOUT, budget left), logs to
+# work/NAME.log, records a row of the table. Returns the command's status (124: timeout,
+# 200: skipped for lack of budget or because STCSIM_CAMPAIGN_STEPS leaves it out).
+step() {
+  local name=$1 limit=$2; shift 2
+  if [ -n "${STCSIM_CAMPAIGN_STEPS:-}" ] && [[ ",$STCSIM_CAMPAIGN_STEPS," != *",$name,"* ]]; then
+    table+=("$name|not selected|0|"); return 200
+  fi
+  local l; l=$(left)
+  if [ "$l" -lt 10 ]; then
+    say "$name: skipped, ${l}s of budget left"
+    table+=("$name|skipped: no budget|0|"); return 200
+  fi
+  [ "$limit" -gt "$l" ] && limit=$l
+  say "$name: start (timeout ${limit}s): $*"
+  local t0 rc; t0=$(date +%s)
+  if declare -F "$1" > /dev/null; then  # a shell function: give it its own bash
+    timeout --kill-after=5 "$limit" bash -c "$(declare -f "$1"); $*" > "$work/$name.log" 2>&1
+  else
+    timeout --kill-after=5 "$limit" "$@" > "$work/$name.log" 2>&1
+  fi
+  rc=$?
+  local dt=$(( $(date +%s) - t0 )) status
+  case $rc in
+    0) status=ok ;;
+    124|137) status="timeout after ${limit}s" ;;
+    77) status="skipped: no GPU" ;;
+    *) status="exit $rc" ;;
+  esac
+  tail -n 3 "$work/$name.log" | sed "s/^/  $name: /" | tee -a "$log"
+  table+=("$name|$status|$dt|${note:-}")
+  note=
+  return $rc
+}
+
+# ---- plan ----
+plan="env 20 | binaries (use carried, else build) 240 | smoke 60 | ubench 90 | bitcapture 45 | suite 200 | pytorch 60 | ncu 45"
+say "plan (seconds, each capped by the budget left): $plan"
+say "budget ${budget}s; output $out (at most 8 files); dry run: $dry"
+
+# ---- env: what the machine is, where the vendor libraries are ----
+env_info() {
+  command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,pci.bus_id,driver_version,clocks.sm,clocks.max.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+  command -v nvcc >/dev/null && nvcc --version | tail -2
+  ${CMAKE:-cmake} --version | head -1
+  "$PYTHON" - <<'PY' 2>&1
+import glob, os, site, sys
+dirs = [d for d in site.getsitepackages() + [site.getusersitepackages()] if os.path.isdir(d)]
+print("site-packages:", ":".join(dirs))
+for name in ("libcublas.so.13", "libcublasLt.so.13", "libcusparseLt.so.0"):
+    hits = [h for d in dirs for h in glob.glob(d + "/nvidia/**/" + name, recursive=True)]
+    print(name, hits[0] if hits else "not under site-packages")
+try:
+    import torch
+    print("torch", torch.__version__, "cuda", torch.version.cuda, "available", torch.cuda.is_available())
+except Exception as e:
+    print("torch: absent:", e)
+PY
+}
+note="site-packages searched by the harness too"
+step env 20 env_info
+sites=$(sed -n 's/^site-packages: //p' "$work/env.log")
+[ -n "$sites" ] && export STCSIM_PYTHON_SITE_PACKAGES=${STCSIM_PYTHON_SITE_PACKAGES:-$sites}
+lt=$(sed -n 's/^libcusparseLt.so.0 \(\/.*\)/\1/p' "$work/env.log")
+[ -n "$lt" ] && export STCSIM_CUSPARSELT_LIB=${STCSIM_CUSPARSELT_LIB:-$lt}
+
+# ---- binaries ----
+bin=${STCSIM_CAMPAIGN_BIN:-$root/build-validation/bin}
+runs() {  # the harness starts here: exit 0 (GPU) or 77 (no GPU)
+  [ -x "$1/stcsim_validate_gpu" ] || return 1
+  "$1/stcsim_validate_gpu" --check-gpu > /dev/null 2>&1
+  local rc=$?; [ $rc -eq 0 ] || [ $rc -eq 77 ]
+}
+build_dir=${STCSIM_CAMPAIGN_BUILD_DIR:-$root/build-validation-device}
+build() {
+  local b=$1
+  ${CMAKE:-cmake} -S "$root/validation/standalone" -B "$b" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DSTCSIM_CARRY_INCLUDE="$root/build-validation/carry/include" &&
+    ${CMAKE:-cmake} --build "$b" -j "$(nproc)"
+}
+if runs "$bin"; then
+  table+=("binaries|carried, they run|0|$bin")
+  say "binaries: using $bin"
+else
+  say "binaries: $bin missing or does not start here: building"
+  step build 240 build "$build_dir"
+  bin=$build_dir/bin
+fi
+if ! runs "$bin"; then
+  say "no usable harness: stopping"
+  gpu=no
+else
+  "$bin/stcsim_validate_gpu" --check-gpu > "$work/check_gpu.log" 2>&1
+  gpu_rc=$?
+  gpu=yes; [ $gpu_rc -eq 77 ] && gpu=no
+  say "GPU: $gpu ($(cat "$work/check_gpu.log"))"
+fi
+
+# ---- smoke: every kernel family, tiny; drop what faults ----
+all_kernels=dense,sp24,bsr,cublas,cublaslt,cusparselt
+kernels=$all_kernels
+if [ "$gpu" = yes ]; then
+  step smoke 60 "$bin/stcsim_validate_gpu" --gemm 256x256x256 --kernels $all_kernels --runs 2 \
+    --warmup 1 --energy-ms 0 --gemm-timeout 20 --label smoke --out "$work/smoke.json"
+  if [ -f "$work/smoke.json" ]; then
+    kernels=$("$PYTHON" - "$work/smoke.json" "$all_kernels" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+names = {"stcsim_dense": "dense", "stcsim_sp24": "sp24", "stcsim_bsr": "bsr"}
+bad = set()
+for s in doc.get("skipped", []):
+    if s.get("why", "").startswith(("fault:", "error:")):
+        bad.add(names.get(s["kernel"], s["kernel"]))
+for g in doc.get("gemms", []):
+    if not g.get("check", {}).get("passed", True):
+        bad.add(names.get(g["kernel"], g["kernel"]))
+keep = [k for k in sys.argv[2].split(",") if k not in bad]
+print(",".join(keep))
+if bad:
+    print("dropped: " + ",".join(sorted(bad)), file=sys.stderr)
+PY
+    )
+    [ -n "$kernels" ] || kernels=none
+    say "smoke: kernels kept: $kernels"
+  else
+    say "smoke: no result file: keeping every kernel"
+  fi
+fi
+
+# ---- the suites, in order of value ----
+if [ "$gpu" = yes ]; then
+  [ -x "$bin/stcsim_ubench" ] && step ubench 90 "$bin/stcsim_ubench" --out "$work/ubench.json"
+  [ -x "$bin/stcsim_bitcapture" ] &&
+    step bitcapture 45 "$bin/stcsim_bitcapture" --out "$work/bitcapture"
+  if [ "$kernels" != none ]; then
+    note="kernels: $kernels"
+    step suite 200 "$bin/stcsim_validate_gpu" --suite issue7 --kernels "$kernels" --runs 20 \
+      --energy-ms 50 --gemm-timeout 60 --label issue7 --out "$work/measurements.json"
+    # A killed run keeps its parts: rebuild the file from them.
+    [ -d "$work/measurements.json.parts" ] &&
+      "$bin/stcsim_validate_gpu" --merge-only --out "$work/measurements.json" >> "$log" 2>&1
+  fi
+  if [ -f "$root/validation/pytorch/baselines.py" ]; then
+    step pytorch 60 "$PYTHON" "$root/validation/pytorch/baselines.py" --out "$work/pytorch.json"
+  fi
+  if command -v ncu > /dev/null; then
+    note="gpu__time_duration of our kernels, to cross-check time_us"
+    step ncu 45 ncu --clock-control none --metrics gpu__time_duration.sum --csv \
+      "$bin/stcsim_validate_gpu" --gemm 4096x4096x4096 --kernels dense,sp24 --runs 1 --warmup 0 \
+      --max-launches 1 --energy-ms 0 --label ncu --out "$work/ncu_run.json"
+  fi
+fi
+
+# ---- pack: at most 8 files in OUTDIR ----
+for f in measurements.json smoke.json ubench.json pytorch.json; do
+  [ -f "$work/$f" ] && cp "$work/$f" "$out/$f"
+done
+summary=$out/summary.txt
+{
+  echo "stcsim validation campaign, $(date -u +%Y-%m-%dT%H:%M:%SZ), budget ${budget}s, used $(elapsed)s, dry run $dry"
+  printf '%-12s %-26s %6s  %s\n' step status seconds note
+  for row in "${table[@]}"; do
+    IFS='|' read -r a b c d <<< "$row"
+    printf '%-12s %-26s %6s  %s\n' "$a" "$b" "$c" "$d"
+  done
+  for f in measurements.json smoke.json; do
+    [ -f "$out/$f" ] && "$PYTHON" - "$out/$f" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+g, s = doc.get("gemms", []), doc.get("skipped", [])
+print(f"{sys.argv[1].split('/')[-1]}: {len(g)} measured, {len(s)} skipped, "
+      f"{sum(not e.get('check', {}).get('passed', True) for e in g)} failed checks")
+for e in g[:12]:
+    print(f"  {e['name']:<24} {e['kernel']:<14} {e['time_us']['median']:10.2f} us")
+PY
+  done
+} > "$summary"
+tar -czf "$out/campaign_files.tar.gz" -C "$out" work 2>/dev/null && rm -rf "$work"
+n=$(find "$out" -maxdepth 1 -type f | wc -l)
+[ "$n" -le 8 ] || echo "warning: $n files in $out (more than 8)" >> "$summary"
+cat "$summary"
