@@ -59,9 +59,6 @@ struct GemmOp {
   // then names the blocks); null: dense (or N:M) over all of K.
   std::shared_ptr<const BlockMap> block_map;
   bool block_sparse() const { return block_map != nullptr; }
-  // With a 1x1 block map (an unstructured mask, i.e. CSR): run the row-split CSR SpMM
-  // kernel on the CUDA cores instead of the tensor-core block kernel (docs/block_sparse.md).
-  bool csr_cuda_cores = false;
   // The unstructured mask the weight values follow when block_map is its block cover
   // (--unstructured-kernel tc:V): functional mode zeroes seeded weights with it.
   std::shared_ptr<const BlockMap> value_mask;

@@ -36,6 +36,9 @@ Gpu::Gpu(sc_core::sc_module_name name, const HardwareSections& hw) : sc_module(n
                                         Registry<IL2Cache>::create(l2.impl, l2.params, ctx),
                                         Registry<IDram>::create(dram.impl, dram.params, ctx));
   sched_ = std::make_unique<CtaScheduler>("cta_scheduler", gpu_.num_sms);
+  env_.reset(new KernelEnv{gpu_.num_sms, gpu_.clock_mhz, sm_, *tc_proto_, *smem_proto_, mapping_req_,
+                           mem_->l2().bytes_per_cycle(), mem_->dram().sustained_bytes_per_cycle(),
+                           double(mem_->l2().hit_latency())});
   for (int i = 0; i < gpu_.num_sms; ++i)
     sms_.push_back(std::make_unique<Sm>(("sm" + std::to_string(i)).c_str(), i, sm_, *tc_proto_,
                                         *smem_proto_, *mem_, *sched_));
@@ -86,36 +89,14 @@ double Gpu::peak_products_per_second(const MmaKind& k) const {
          gpu_.clock_mhz * 1e6;
 }
 
-KernelMapping Gpu::mapping_for(const GemmOp& op) const {
-  if (op.csr_cuda_cores)
-    return csr_mapping(csr_tile_cols(kernel_problem(op).n, sm_.fp32_lanes_per_sub_core, op.dtype));
-  const MmaKind kind = op.kind();
-  ChooserHardware hw;
-  hw.num_sms = gpu_.num_sms;
-  hw.sm = sm_;
-  hw.mma_fma_per_cycle_per_sm =
-      double(kind.shape().fma()) / tc_proto_->initiation_interval(kind) * sm_.sub_cores;
-  hw.l2_bytes_per_cycle = mem_->l2().bytes_per_cycle();
-  hw.smem_bytes_per_cycle = smem_proto_->bytes_per_cycle();
-  hw.dram_bytes_per_cycle = mem_->dram().sustained_bytes_per_cycle();
-  hw.dram_latency_cycles = mem_->l2().hit_latency() * 2.0;
-  return choose_mapping(kernel_problem(op), hw, mapping_req_);
-}
+const IKernel& Gpu::kernel_for(const GemmOp& op) const { return KernelRegistry::choose(op, mapping_req_, *env_); }
+
+KernelMapping Gpu::mapping_for(const GemmOp& op) const { return kernel_for(op).mapping(op, *env_); }
 
 void Gpu::check_op(const GemmOp& op) const {
   if (op.m <= 0 || op.n <= 0 || op.k <= 0 || op.batch <= 0)
     throw InputError(op.name + ": GEMM dimensions and batch must be positive");
-  if (op.csr_cuda_cores) {
-    if (!op.block_map || op.block_map->r != 1 || op.block_map->c != 1 || !op.sparsity.dense())
-      throw InputError(op.name + ": the CSR kernel needs an unstructured (1x1) weight mask and no N:M pattern");
-    if (csr_occupancy().ctas_per_sm < 1)
-      throw InputError(op.name + ": the CSR kernel's CTA of " + std::to_string(mapping_for(op).threads()) +
-                       " threads does not fit this SM (sm.max_threads " + std::to_string(sm_.max_threads) + ")");
-    return;
-  }
-  if (!tc_proto_->supports(op.kind()))
-    throw InputError(op.name + ": this GPU's tensor cores have " + tc_proto_->unsupported_reason(op.kind()));
-  mapping_for(op);
+  mapping_for(op);  // the kernel can run it and its mapping fits this SM
 }
 
 std::uint64_t Gpu::allocate(double bytes) {
@@ -160,71 +141,27 @@ void Gpu::run_kernel(const KernelLaunch& k) {
 
 void Gpu::driver() {
   for (const auto& op : ops_) {
-    if (op.csr_cuda_cores) {
-      run_csr_op(op);
-      continue;
-    }
-    const KernelMapping map = mapping_for(op);
-    const MmaKind kind = op.kind();
-    const GemmOp kp = kernel_problem(op);
-    const Occupancy occ = occupancy(map, sm_, kind);
-    TensorAddresses addr;
-    const double nb = op.batch;
-    addr.a = allocate(nb * kp.m * kp.k * kind.a_bytes_per_k());
-    // Metadata is padded to whole tiles (stored tile by tile).
-    addr.meta = kind.sparsity.dense() ? 0 : allocate(nb * (kp.m + map.cta_m) * (kp.k + map.cta_k) * kind.meta_bytes_per_k());
-    addr.b = allocate(nb * kp.n * kp.k * input_bytes(op.dtype));
-    addr.c = allocate(nb * op.m * op.n * output_bytes(op.dtype));
-    addr.workspace = map.split_k > 1 ? allocate(nb * 4.0 * map.split_k * op.m * op.n) : 0;
-    if (op.block_sparse()) addr.index = allocate(4.0 * (op.block_map->block_rows + 1 + op.block_map->nnz()));
+    const IKernel& kernel = kernel_for(op);
     if (cold_l2_per_op_) mem_->invalidate_l2();
-    const KernelLaunch k = make_gemm_kernel(op, map, occ.ctas_per_sm, *smem_proto_, addr);
+    const KernelPlan plan = kernel.plan(op, *env_, [this](double bytes) { return allocate(bytes); });
     start_snap_ = snapshot();
     const Cycle start = now_cycles();
-    run_kernel(k);
-    if (map.split_k > 1) {
-      const KernelLaunch red = make_reduce_kernel(k);
-      run_kernel(red);
-    }
-    results_.push_back(collect(op, k, start, now_cycles()));
+    for (const auto& launch : plan.launches) run_kernel(*launch);
+    results_.push_back(collect(op, kernel, plan, start, now_cycles()));
   }
   // No sc_stop(): with the driver done and every SM waiting for a launch, the
   // event queue empties and sc_start() returns.
 }
 
-void Gpu::run_csr_op(const GemmOp& op) {
-  const KernelMapping map = mapping_for(op);
-  const GemmOp kp = kernel_problem(op);
-  const double nb = op.batch, eb = input_bytes(op.dtype);
-  const double nnz = double(op.block_map->nnz());
-  TensorAddresses addr;
-  addr.a = allocate(nnz * eb);                                       // values
-  addr.index = allocate(4.0 * (double(op.block_map->block_rows) + 1 + nnz));  // row_ptr, col_idx
-  addr.b = allocate(nb * kp.n * kp.k * eb);                         // X^T, K-major
-  addr.c = allocate(nb * op.m * op.n * output_bytes(op.dtype));     // Y^T
-  if (cold_l2_per_op_) mem_->invalidate_l2();
-  const KernelLaunch k = make_csr_kernel(op, map, csr_occupancy().ctas_per_sm, sm_.fp32_lanes_per_sub_core, addr);
-  start_snap_ = snapshot();
-  const Cycle start = now_cycles();
-  run_kernel(k);
-  results_.push_back(collect(op, k, start, now_cycles()));
-}
-
-Occupancy Gpu::csr_occupancy() const {
-  // 4 warps, ~1.5 KB of shared memory, few registers: threads bound it.
-  const KernelMapping m = csr_mapping(64);  // the CTA's threads do not depend on its width
-  const int by_threads = sm_.max_threads / m.threads();
-  return by_threads <= sm_.max_ctas ? Occupancy{by_threads, "threads"} : Occupancy{sm_.max_ctas, "ctas"};
-}
-
-OpResult Gpu::collect(const GemmOp& op, const KernelLaunch& k, Cycle start, Cycle end) const {
+OpResult Gpu::collect(const GemmOp& op, const IKernel& kernel, const KernelPlan& plan, Cycle start, Cycle end) const {
   const Snapshot now = snapshot();
   const Snapshot& s0 = start_snap_;
   OpResult r;
   r.op = op;
-  r.mapping = k.map;
-  r.occupancy = k.csr ? csr_occupancy() : occupancy(k.map, sm_, op.kind());
-  r.ctas = double(k.ctas.size());
+  r.kernel = kernel.name();
+  r.mapping = plan.map;
+  r.occupancy = plan.occupancy;
+  r.ctas = plan.ctas;
   r.waves = r.ctas / (double(gpu_.num_sms) * std::max(1, r.occupancy.ctas_per_sm));
   r.cycles = std::max(1.0, end - start);
   r.seconds = r.cycles / (gpu_.clock_mhz * 1e6);
@@ -233,11 +170,8 @@ OpResult Gpu::collect(const GemmOp& op, const KernelLaunch& k, Cycle start, Cycl
   r.peak_tflops = peak_tflops(op.kind());
   r.products = op.products();
   r.peak_products_per_second = peak_products_per_second(op.kind());
-  if (k.csr) {  // CUDA cores: FP32 FMA lanes
-    r.peak_products_per_second = double(sm_.fp32_lanes_per_sub_core) * sm_.sub_cores * gpu_.num_sms * gpu_.clock_mhz * 1e6;
-    r.peak_tflops = 2.0 * r.peak_products_per_second / 1e12;
-  }
   r.dot_unit = tc_proto_->dot_unit(op.kind());
+  r.instruction = op.kind().str();
   const double pipes = double(gpu_.num_sms) * sm_.sub_cores;
   r.pipe_cycles = r.cycles * pipes;
   r.pipe_busy = now.tensor - s0.tensor;
@@ -257,27 +191,10 @@ OpResult Gpu::collect(const GemmOp& op, const KernelLaunch& k, Cycle start, Cycl
   r.dram_gbps = (r.dram_read_bytes + r.dram_write_bytes) / r.seconds / 1e9;
   for (int i = 0; i < int(StallCause::kCount); ++i) r.stalls.cycles[i] = now.stalls.cycles[i] - s0.stalls.cycles[i];
   r.limiter = pick_limiter(r);
-  if (k.csr) {
-    r.block_density = op.block_map->density();
-    double mx = 0, sum = 0;
-    for (const auto& p : k.csr_panels) {
-      mx = std::max(mx, double(p.nnz));
-      sum += double(p.nnz);
-    }
-    r.block_imbalance = sum > 0 ? mx / (sum / double(k.csr_panels.size())) : 1.0;
-    const double wait = now.index_wait - s0.index_wait, life = now.cta_cycles - s0.cta_cycles;
-    r.index_wait_cycles_per_cta = wait / std::max(1.0, r.ctas);
-    r.index_wait_fraction = life > 0 ? wait / life : 0;
-  }
-  if (k.block_sparse) {
-    const int tiles_m = int((k.op.m + k.map.cta_m - 1) / k.map.cta_m);
-    const int tiles_n = int((k.op.n + k.map.cta_n - 1) / k.map.cta_n);
-    r.block_density = op.block_map->density();
-    r.block_imbalance = panel_imbalance(k.panels, tiles_m, k.op.batch, tiles_n);
-    const double wait = now.index_wait - s0.index_wait, life = now.cta_cycles - s0.cta_cycles;
-    r.index_wait_cycles_per_cta = wait / std::max(1.0, r.ctas);
-    r.index_wait_fraction = life > 0 ? wait / life : 0;
-  }
+  SmActivity act;
+  act.index_wait_cycles = now.index_wait - s0.index_wait;
+  act.cta_cycles = now.cta_cycles - s0.cta_cycles;
+  kernel.report(op, plan, *env_, act, r);
   return r;
 }
 

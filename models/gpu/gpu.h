@@ -9,6 +9,7 @@
 #include <systemc>
 
 #include "models/gpu/op_result.h"
+#include "models/kernels/i_kernel.h"
 #include "models/memory/memory_system.h"
 #include "models/sm/cta_scheduler.h"
 #include "models/sm/sm.h"
@@ -43,9 +44,8 @@ class Gpu : public sc_core::sc_module {
   void driver();
   void run_kernel(const KernelLaunch& k);
   std::uint64_t allocate(double bytes);
-  OpResult collect(const GemmOp& op, const KernelLaunch& k, Cycle start, Cycle end) const;
-  void run_csr_op(const GemmOp& op);  // the CSR SpMM kernel on CUDA cores
-  Occupancy csr_occupancy() const;
+  const IKernel& kernel_for(const GemmOp& op) const;
+  OpResult collect(const GemmOp& op, const IKernel& kernel, const KernelPlan& plan, Cycle start, Cycle end) const;
 
   GpuSpec gpu_;
   SmSpec sm_;
@@ -54,6 +54,7 @@ class Gpu : public sc_core::sc_module {
   std::unique_ptr<ISharedMemory> smem_proto_;
   std::unique_ptr<MemorySystem> mem_;
   std::unique_ptr<CtaScheduler> sched_;
+  std::unique_ptr<KernelEnv> env_;  // what kernels read of this GPU
   std::vector<std::unique_ptr<Sm>> sms_;
   std::vector<GemmOp> ops_;
   std::vector<OpResult> results_;

@@ -1,6 +1,10 @@
 // What the simulator reports for one GEMM (or the total over several).
 #pragma once
+#include <cstdint>
 #include <string>
+#include <utility>
+#include <variant>
+#include <vector>
 
 #include "models/common/gemm_op.h"
 #include "models/functional/dot_unit.h"
@@ -9,8 +13,12 @@
 
 namespace stcsim {
 
+// A statistic only one kernel produces (JSON number or string).
+using KernelStatValue = std::variant<double, std::int64_t, std::string>;
+
 struct OpResult {
   GemmOp op;
+  std::string kernel;  // the registered kernel that ran it (models/kernels)
   KernelMapping mapping;
   Occupancy occupancy;
   double ctas = 0, waves = 0;
@@ -38,6 +46,17 @@ struct OpResult {
   // The tensor core's own dot-product unit for the op's kind, with which functional mode
   // computes the values (empty: the golden model), like `mapping` a fact of how it ran.
   functional::DotUnit dot_unit;
+  // How the kernel computed, as its report() says: the instruction its threads issue,
+  // the accumulation preset its arithmetic follows when not the tensor core's (e.g. the
+  // CUDA cores' fp32 FMA chain; empty: the tensor core's), whether it ran on the CUDA
+  // cores, and how it treated the weights' pattern.
+  std::string instruction;
+  std::string accumulation;
+  bool on_cuda_cores = false;
+  std::string weight_path;  // e.g. "block-skipping kernel" (empty: not exploited)
+  // The kernel's own statistics, written under `kernel_section` in stats.json.
+  std::string kernel_section;
+  std::vector<std::pair<std::string, KernelStatValue>> kernel_stats;
 };
 
 // The resource that bounds the run: the most utilised of tensor, smem, l2, dram and

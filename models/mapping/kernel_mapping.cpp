@@ -69,6 +69,12 @@ std::vector<ParamDecl> MappingRequest::params() {
       int_param("swizzle", "tiles", 0, 0, 64, "rasterization: N-tiles launched together (0: chosen)"),
       string_param("smem_layout", std::string("swizzled"), {"swizzled", "padded", "naive"},
                    "shared-memory tile layout: XOR-swizzled, 16-byte padded rows, or plain"),
+      string_param("kernel", std::string("auto"), {},
+                   "the kernel that runs each GEMM: auto (by the weights' pattern) or a registered kernel "
+                   "(`stcsim components --kind kernel`)"),
+      string_param("unstructured_kernel", std::string("block_sparse_gemm"), {"block_sparse_gemm", "csr_spmm"},
+                   "with kernel auto, for unstructured (1x1-block) weights without N:M: the tensor-core "
+                   "block kernel or the CSR SpMM on CUDA cores"),
   };
 }
 
@@ -84,6 +90,8 @@ MappingRequest MappingRequest::from(const ParamSet& p) {
   r.swizzle = int(p.get_int("swizzle"));
   const auto& l = p.get_string("smem_layout");
   r.layout = l == "padded" ? SmemLayout::Padded : l == "naive" ? SmemLayout::Naive : SmemLayout::Swizzled;
+  r.kernel = p.get_string("kernel");
+  r.unstructured_kernel = p.get_string("unstructured_kernel");
   return r;
 }
 

@@ -55,6 +55,8 @@ struct MappingRequest {
   int cta_m = 0, cta_n = 0, cta_k = 0, warp_m = 0, warp_n = 0, stages = 0, split_k = 0;
   int swizzle = 0;
   SmemLayout layout = SmemLayout::Swizzled;
+  std::string kernel = "auto";                            // or a registered kernel's name
+  std::string unstructured_kernel = "block_sparse_gemm";  // auto's kernel for 1x1-block weights
   static std::vector<ParamDecl> params();
   static MappingRequest from(const ParamSet& p);
 };
@@ -79,7 +81,7 @@ KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const 
 std::vector<std::int64_t> panel_kept_k(const BlockMap& map, std::int64_t m, int batch, std::int64_t k,
                                        int cta_m);
 
-// The CSR SpMM kernel's tile (Sputnik-style, models/sm/csr_plan.h): 4 rows of W (one
+// The CSR SpMM kernel's tile (Sputnik-style, models/kernels/csr_plan.h): 4 rows of W (one
 // warp each) x `cols` activation columns per CTA (csr_tile_cols), 32 nonzeros per row
 // per stage, double-buffered.
 KernelMapping csr_mapping(int cols);

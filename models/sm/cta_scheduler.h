@@ -7,7 +7,7 @@
 
 #include <systemc>
 
-#include "models/sm/kernel_launch.h"
+#include "models/sm/cta_program.h"
 
 namespace stcsim {
 

@@ -1,8 +1,11 @@
 // `stcsim presets` and `stcsim components`: what a config can name.
+#include <algorithm>
 #include <iostream>
 
 #include "sim/cli/commands.h"
 #include "sim/config/config.h"
+#include "models/kernels/i_kernel.h"
+#include "sim/core/input_error.h"
 #include "sim/core/registry.h"
 
 namespace stcsim {
@@ -23,9 +26,27 @@ Command add_components_command(CLI::App& app) {
   auto* sub = app.add_subcommand(
       "components", "List every registered component with its parameters, units, defaults and descriptions");
   auto kind = std::make_shared<std::string>();
-  sub->add_option("--kind", *kind, "only this kind (config section)");
+  sub->add_option("--kind", *kind, "only this kind (a config section, or `kernel`)");
   return [kind] {
     const auto& cat = ComponentCatalog::instance();
+    auto kinds = cat.kinds();
+    kinds.push_back("kernel");
+    if (!kind->empty() && std::find(kinds.begin(), kinds.end(), *kind) == kinds.end()) {
+      std::string list;
+      for (const auto& k : kinds) list += (list.empty() ? "" : ", ") + k;
+      throw InputError("components --kind: unknown kind '" + *kind + "' (kinds: " + list + ")");
+    }
+    if (kind->empty() || *kind == "kernel")
+      for (const IKernel* kn : KernelRegistry::all()) {
+        std::cout << "kernel / " << kn->name() << "\n  " << kn->description()
+                  << "\n  contract: plans its launches and CTA programs for one GEMM (models/kernels/i_kernel.h)"
+                  << "\n  chosen by: mapping.kernel=" << kn->name();
+        if (kn->auto_priority() > 0) std::cout << ", or by mapping.kernel=auto (priority " << kn->auto_priority() << ")";
+        std::cout << "\n";
+        for (const auto& d : kn->params())
+          std::cout << "    reads mapping." << d.key << "  [" << d.unit << "] " << d.description << "\n";
+        std::cout << "\n";
+      }
     for (const auto& k : cat.kinds()) {
       if (!kind->empty() && k != *kind) continue;
       for (const auto& name : cat.impls(k)) {

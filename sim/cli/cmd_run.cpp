@@ -188,10 +188,10 @@ Command add_run_command(CLI::App& app) {
         op.value_mask = op.block_map;
         op.block_map = std::make_shared<BlockMap>(cover_block_map(*op.block_map, vec, 1));
         op.weight_pattern += " as " + std::to_string(vec) + "x1 vectors";
-      } else {
-        op.csr_cuda_cores = true;
       }
     }
+    // The CSR kernel is the mapping's choice for unstructured weights, not the op's.
+    if (on_kernel > 0 && vec == 0) apply_override(req.config, "mapping.unstructured_kernel=csr_spmm");
     if (on_kernel == 0 && sub->count("--unstructured-kernel"))
       throw InputError("--unstructured-kernel: no GEMM has unstructured weights (use --unstructured S, or a "
                        "trace or --prune block:1x1@S)");

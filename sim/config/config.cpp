@@ -216,8 +216,10 @@ Config load_config_text(const std::string& text, const std::string& display_name
 }
 
 Config load_arch(const std::string& arch) {
-  const bool is_path = arch.find('/') != std::string::npos || arch.size() > 5 &&
-                       (arch.substr(arch.size() - 5) == ".yaml" || arch.substr(arch.size() - 4) == ".yml");
+  auto ends_with = [&arch](const std::string& suffix) {
+    return arch.size() >= suffix.size() && arch.compare(arch.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  const bool is_path = arch.find('/') != std::string::npos || ends_with(".yaml") || ends_with(".yml");
   if (!is_path) return load_config_text(preset_text(arch), "presets/" + arch + ".yaml");
   std::ifstream in(arch);
   if (!in) throw InputError(arch + ": cannot open config file");

@@ -111,10 +111,10 @@ nlohmann::json run_functional(const OpResult& r, const FunctionalOptions& opt, i
   req.format = format_of(op.dtype);
   req.model = numerics::accumulation_preset(opt.numerics, req.format);
   req.dot = r.dot_unit;  // the tensor core's own unit (impl rtl), else the golden model
-  if (op.csr_cuda_cores) {
-    // The CSR kernel accumulates each output in fp32 FMAs, nonzero by nonzero in K
-    // order (a pruned weight adds an exact zero product), on the CUDA cores.
-    req.model = numerics::accumulation_preset("ieee_sequential", req.format);
+  if (!r.accumulation.empty()) {
+    // The kernel's arithmetic is not the tensor core's (e.g. the CSR kernel's fp32 FMA
+    // chain on the CUDA cores): its own accumulation preset, no dot-product unit.
+    req.model = numerics::accumulation_preset(r.accumulation, req.format);
     req.dot = {};
   }
   const auto d = functional::gemm_values(req, x.bits, w.bits);

@@ -82,7 +82,6 @@ RunResult run_simulation(const RunRequest& req) {
       GemmOp twin = op;
       twin.sparsity = {};
       twin.block_map = nullptr;  // the dense GEMM the pruned one stands for
-      twin.csr_cuda_cores = false;
       twin.name += ".dense";
       gpu.check_op(twin);
       twin_index.back() = int(ops.size());

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <variant>
 
 #include "sim/core/input_error.h"
 
@@ -43,7 +44,7 @@ nlohmann::json op_to_json(const OpResult& r, bool details) {
   j["limiter"] = r.limiter;
   j["utilization"] = {{"tensor", r.util_tensor}, {"smem", r.util_smem}, {"l2", r.util_l2},
                       {"dram", r.util_dram}, {"l2_link", r.util_l2_link}};
-  if (r.op.csr_cuda_cores) {
+  if (r.on_cuda_cores) {
     j["utilization"]["cuda_cores"] = r.util_cuda;
     j["l1_hit_rate"] = r.l1_hit_rate;
   } else if (r.util_cuda > 0) {  // a total over runs with CSR ops
@@ -74,25 +75,13 @@ nlohmann::json op_to_json(const OpResult& r, bool details) {
     j["sparsity"] = r.op.sparsity.str();
     j["batch"] = r.op.batch;
     if (!r.op.weight_pattern.empty())
-      j["weight_pattern"] = r.op.weight_pattern + (r.op.csr_cuda_cores ? " (CSR SpMM on CUDA cores)"
-                                                   : r.op.block_sparse() ? " (block-skipping kernel)"
-                                                                         : " (not exploited: dense datapath)");
-    if (r.op.csr_cuda_cores)
-      j["csr"] = {{"kernel", "row-split CSR SpMM on CUDA cores"},
-                  {"density", r.block_density},
-                  {"nonzeros", r.op.block_map->nnz()},
-                  {"imbalance", r.block_imbalance},
-                  {"index_wait_cycles_per_cta", r.index_wait_cycles_per_cta}};
-    else if (r.op.block_sparse())
-      j["block_sparse"] = {{"block_rows", r.op.block_map->r},
-                           {"block_cols", r.op.block_map->c},
-                           {"density", r.block_density},
-                           {"imbalance", r.block_imbalance},
-                           {"index_wait_cycles_per_cta", r.index_wait_cycles_per_cta},
-                           {"index_wait_fraction", r.index_wait_fraction}};
-    j["instruction"] = !r.op.csr_cuda_cores       ? r.op.kind().str()
-                       : r.op.dtype == Dtype::INT8 ? std::string("s32 IMAD (CUDA cores)")
-                                                   : std::string("fp32 FMA (CUDA cores)");
+      j["weight_pattern"] = r.op.weight_pattern + " (" +
+                            (r.weight_path.empty() ? std::string("not exploited: dense datapath") : r.weight_path) + ")";
+    if (!r.kernel_section.empty()) {
+      nlohmann::json& ks = j[r.kernel_section];
+      for (const auto& [key, v] : r.kernel_stats) std::visit([&ks, &key = key](const auto& x) { ks[key] = x; }, v);
+    }
+    j["instruction"] = r.instruction;
     const auto& m = r.mapping;
     j["mapping"] = {{"cta_m", m.cta_m}, {"cta_n", m.cta_n}, {"cta_k", m.cta_k},
                     {"warp_m", m.warp_m}, {"warp_n", m.warp_n}, {"stages", m.stages},

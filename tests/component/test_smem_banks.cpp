@@ -2,7 +2,7 @@
 // ldmatrix phase, from the real addresses under each tile layout.
 #include <catch2/catch.hpp>
 
-#include "models/sm/kernel_launch.h"
+#include "models/kernels/smem_tile_layout.h"
 #include "models/smem/banked_smem.h"
 
 using namespace stcsim;

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "models/sm/block_map_gen.h"
-#include "models/sm/block_plan.h"
+#include "models/kernels/block_plan.h"
 
 using namespace stcsim;
 

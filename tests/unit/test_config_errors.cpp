@@ -125,3 +125,22 @@ TEST_CASE("config_resolved_json_traces_every_value", "[config]") {
   const int line = 1 + int(std::count(text.begin(), text.begin() + text.find("\n  ways:") + 1, '\n'));
   CHECK(j["hardware"]["l2"]["params"]["ways"]["from"] == "presets/a100.yaml:" + std::to_string(line));
 }
+
+TEST_CASE("config_short_yaml_names_are_files_not_presets", "[config]") {
+  // "a.yml" (5 characters) once fell through to the preset lookup.
+  for (const std::string name : {"a.yml", "ab.yaml", "x.yml"}) {
+    INFO(name);
+    try {
+      load_arch(name);
+      FAIL("no error");
+    } catch (const InputError& e) {
+      CHECK(std::string(e.what()) == name + ": cannot open config file");
+    }
+  }
+}
+
+TEST_CASE("config_mapping_kernel_defaults_to_auto", "[config]") {
+  const Config c = load_arch("a100");
+  CHECK(c.section("mapping").params.get_string("kernel") == "auto");
+  CHECK(c.section("mapping").params.get_string("unstructured_kernel") == "block_sparse_gemm");
+}

@@ -4,7 +4,7 @@
 
 #include "models/mapping/kernel_mapping.h"
 #include "models/sm/block_map_gen.h"
-#include "models/sm/csr_plan.h"
+#include "models/kernels/csr_plan.h"
 
 using namespace stcsim;
 

@@ -1,11 +1,12 @@
 // The CUDA kernels' schedule is the simulator's: the same swizzled shared-memory layout,
 // the same CTA launch order, and ldmatrix phases whose bank conflicts the simulator's
-// per-warp wavefront counts describe (models/sm/kernel_launch.cpp). Checked on the CPU
+// per-warp wavefront counts describe (models/kernels/smem_tile_layout.cpp). Checked on the CPU
 // with the kernels' own address arithmetic (validation/cuda/fragment_addressing.h).
 #include <catch2/catch.hpp>
 #include <set>
 
-#include "models/sm/kernel_launch.h"
+#include "models/kernels/multistage_gemm.h"
+#include "models/kernels/smem_tile_layout.h"
 #include "models/smem/banked_smem.h"
 #include "validation/cuda/fragment_addressing.h"
 
@@ -36,13 +37,12 @@ TEST_CASE("kernel_cta_order_is_the_simulators_launch_order", "[validation]") {
     for (int swizzle : {1, 3, 8}) {
       GemmOp op;
       op.m = t.cta_m * 5, op.n = t.cta_n * 7, op.k = t.cta_k * 2;
-      const KernelLaunch k =
-          make_gemm_kernel(op, mapping_of(t, swizzle), 1, smem, TensorAddresses{});
-      REQUIRE(k.ctas.size() == 35u);
+      const std::vector<CtaTask> ctas = multistage_cta_order(op, mapping_of(t, swizzle));
+      REQUIRE(ctas.size() == 35u);
       for (int i = 0; i < 35; ++i) {
         const CtaCoord c = rasterize(i, 5, 7, swizzle);
-        CHECK(c.tm == k.ctas[i].tile_m);
-        CHECK(c.tn == k.ctas[i].tile_n);
+        CHECK(c.tm == ctas[i].tile_m);
+        CHECK(c.tn == ctas[i].tile_n);
       }
     }
 }

@@ -1,4 +1,4 @@
-#include "models/sm/block_plan.h"
+#include "models/kernels/block_plan.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "models/sm/csr_plan.h"
+#include "models/kernels/csr_plan.h"
 
 #include <algorithm>
 #include <cmath>

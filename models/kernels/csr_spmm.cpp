@@ -1,0 +1,243 @@
+// The row-split CSR SpMM on the CUDA cores (csr_plan.h; Sputnik, Gale et al. SC'20):
+// the unstructured-sparsity baseline. A CTA's warps each own a row of W; the CTA first
+// fetches its rows' row_ptr entries, then per stage loads the rows' nonzeros (values
+// and column indices) and gathers the activation rows they select through the L1,
+// and its warps run fp32 FMA on their sub-core's FP32 pipe.
+#include <algorithm>
+
+#include "models/kernels/csr_plan.h"
+#include "models/kernels/i_kernel.h"
+#include "models/kernels/mainloop_cta.h"
+
+namespace stcsim {
+
+namespace {
+
+struct CsrLaunch : KernelLaunch, GemmTensors {
+  std::vector<CsrPanel> panels;
+  double cycles_per_nnz = 0;           // per warp (one row) per nonzero
+  std::uint64_t col_idx_offset = 0;    // col_idx after the whole row_ptr array
+  std::unique_ptr<CtaProgram> start_cta(const CtaTask& t, int slot, SmContext& sm) const override;
+};
+
+class CsrCta : public MainloopCta {
+ public:
+  CsrCta(const CsrLaunch& k, const CtaTask& t, int slot, SmContext& sm)
+      : MainloopCta(t, k.map.stages, int(k.panels[std::size_t(t.panel)].stages.size()), sm), k_(k),
+        panel_(k.panels[std::size_t(t.panel)]), slot_(slot), l1_ready_(loads_.size(), 0) {}
+
+ private:
+  Start start(Cycle now) override {
+    if (!index_issued_) {  // each row's two row_ptr entries (rows are scattered by the row swizzle)
+      index_req_ = MemRequest{};
+      for (auto r : panel_.rows) index_req_.runs.push_back(RowRun{k_.base.index + std::uint64_t(r) * 4, 8, 1, 0});
+      sm_.submit(index_req_);
+      index_issued_ = true;
+      index_issue_cycle_ = now;
+      wake_ = kPending;
+      return Start::Waiting;
+    }
+    if (!reached(index_req_.done, now)) {
+      wake_ = index_req_.done;
+      return Start::Waiting;
+    }
+    // Row offsets in: the prologue stages can be addressed.
+    sm_.counters.index_wait_cycles += now - index_issue_cycle_;
+    if (ktiles_ == 0) return Start::NoWork;
+    issue_prologue(now);
+    return Start::Ready;
+  }
+
+  void issue_stage_load(int kt, Cycle now) override {
+    const auto& op = k_.op;
+    const CsrStage& st = panel_.stages[std::size_t(kt)];
+    const int eb = input_bytes(op.dtype);
+    const std::int64_t n0 = std::int64_t(task_.tile_n) * k_.map.cta_n;
+    const auto cols = std::uint32_t(std::min<std::int64_t>(k_.map.cta_n, op.n - n0));
+    MemRequest& r = loads_[std::size_t(kt) % loads_.size()];
+    r = MemRequest{};
+    const std::uint64_t idx = k_.base.index + k_.col_idx_offset;
+    for (const auto& [off, bytes] : st.value_runs) r.runs.push_back(RowRun{k_.base.a + off, bytes, 1, 0});
+    for (const auto& [off, bytes] : st.index_runs) r.runs.push_back(RowRun{idx + off, bytes, 1, 0});
+    // Gathers of X^T rows go through the L1: only the sectors it misses reach the L2.
+    const std::uint64_t xb = k_.base.b + std::uint64_t(task_.batch) * k_.b_stride;
+    double gather_bytes = 0;
+    for (const std::int64_t col : st.cols) {
+      const std::uint64_t a0 = xb + std::uint64_t((col * op.n + n0) * eb), a1 = a0 + std::uint64_t(cols) * eb;
+      gather_bytes += double(a1 - a0);
+      if (!sm_.l1) {
+        r.runs.push_back(RowRun{a0, std::uint32_t(a1 - a0), 1, 0});
+        continue;
+      }
+      for (std::uint64_t line = a0 / 128 * 128; line < a1; line += 128) {
+        std::uint8_t want = 0;
+        for (int sct = 0; sct < 4; ++sct) {
+          const std::uint64_t lo = line + std::uint64_t(sct) * 32;
+          if (lo + 32 > a0 && lo < a1) want |= std::uint8_t(1u << sct);
+        }
+        const std::uint8_t miss = sm_.l1->access(line, want, false).miss_sectors;
+        for (int sct = 0; sct < 4; ++sct) {
+          if (!(want >> sct & 1)) continue;
+          sm_.counters.l1_sectors += 1;
+          if (miss >> sct & 1)
+            r.runs.push_back(RowRun{line + std::uint64_t(sct) * 32, 32, 1, 0});
+          else
+            sm_.counters.l1_hit_sectors += 1;
+        }
+      }
+    }
+    // Every gathered byte crosses the L1's data path, shared with shared memory; hits
+    // arrive after the L1's latency (a hit on a line still being filled is not delayed
+    // further: no MSHR model).
+    const Cycle l1_done = sm_.smem.write(now, gather_bytes);
+    l1_ready_[std::size_t(kt) % loads_.size()] = std::max(l1_done, now + sm_.spec.l1_hit_latency_cycles);
+    sm_.submit(r);
+  }
+
+  Cycle stage_ready(int stage) const override { return l1_ready_[std::size_t(stage)]; }
+
+  void compute_ktile(Cycle barrier, StallCause, double) override {
+    const CsrStage& st = panel_.stages[std::size_t(kt_)];
+    const int nsub = int(sm_.cuda.size());
+    const int first = slot_ * int(panel_.rows.size());
+    Cycle done = barrier;
+    for (std::size_t w = 0; w < st.row_nnz.size(); ++w) {
+      if (st.row_nnz[w] == 0) continue;
+      const Cycle dur = st.row_nnz[w] * k_.cycles_per_nnz;
+      const Cycle t = sm_.cuda[std::size_t((first + int(w)) % nsub)].reserve(barrier, dur);
+      done = std::max(done, t + dur);
+    }
+    // The CTA syncs before the stage's buffer is refilled (Sputnik's __syncthreads).
+    barrier_ready_ = done;
+    mma_done_ = done;
+  }
+
+  double accumulator_tile_bytes() const override {
+    return double(k_.map.cta_m) * k_.map.cta_n * output_bytes(k_.op.dtype);
+  }
+
+  void issue_store(MemRequest& store) override {
+    // Y^T row-major (K-major for the next layer, the layout the kernel reads X^T in):
+    // one contiguous run per row of W.
+    const auto& op = k_.op;
+    const int ob = output_bytes(op.dtype);
+    const auto [m0, n0, rows, cols] = tile_extent(k_, task_);
+    store = MemRequest{};
+    store.write = true;
+    for (auto row : panel_.rows)
+      store.runs.push_back(RowRun{k_.base.c + std::uint64_t((row * op.n + n0) * ob), std::uint32_t(cols * ob), 1, 0});
+  }
+
+  const CsrLaunch& k_;
+  const CsrPanel& panel_;
+  int slot_;
+  std::vector<Cycle> l1_ready_;  // per stage buffer, when its L1 hits land
+  MemRequest index_req_;
+  bool index_issued_ = false;
+  Cycle index_issue_cycle_ = 0;
+};
+
+std::unique_ptr<CtaProgram> CsrLaunch::start_cta(const CtaTask& t, int slot, SmContext& sm) const {
+  return std::make_unique<CsrCta>(*this, t, slot, sm);
+}
+
+bool unstructured(const GemmOp& op) {
+  return op.block_map && op.block_map->r == 1 && op.block_map->c == 1 && op.sparsity.dense();
+}
+
+class CsrSpmm : public IKernel {
+ public:
+  std::string name() const override { return "csr_spmm"; }
+  std::string description() const override {
+    return "row-split CSR SpMM on the CUDA cores (Sputnik-style): one warp per weight row, staged nonzeros, "
+           "activation gathers through the L1, fp32 FMA";
+  }
+  int auto_priority() const override { return 3; }
+  bool auto_pick(const GemmOp& op, const MappingRequest& req) const override {
+    return unstructured(op) && req.unstructured_kernel == name();
+  }
+  std::string cannot_run(const GemmOp& op, const KernelEnv& env) const override {
+    if (!unstructured(op)) return "the CSR kernel needs an unstructured (1x1) weight mask and no N:M pattern";
+    if (occupancy(op, {}, env).ctas_per_sm < 1)
+      return "the CSR kernel's CTA of " + std::to_string(mapping(op, env).threads()) +
+             " threads does not fit this SM (sm.max_threads " + std::to_string(env.sm.max_threads) + ")";
+    return "";
+  }
+  KernelMapping mapping(const GemmOp& op, const KernelEnv& env) const override {
+    return csr_mapping(csr_tile_cols(kernel_problem(op).n, env.sm.fp32_lanes_per_sub_core, op.dtype));
+  }
+  Occupancy occupancy(const GemmOp&, const KernelMapping&, const KernelEnv& env) const override {
+    // 4 warps, ~1.5 KB of shared memory, few registers: threads bound it.
+    const KernelMapping m = csr_mapping(64);  // the CTA's threads do not depend on its width
+    const int by_threads = env.sm.max_threads / m.threads();
+    return by_threads <= env.sm.max_ctas ? Occupancy{by_threads, "threads"} : Occupancy{env.sm.max_ctas, "ctas"};
+  }
+
+  KernelPlan plan(const GemmOp& op, const KernelEnv& env, const Allocate& allocate) const override {
+    KernelPlan p;
+    p.map = mapping(op, env);
+    p.occupancy = occupancy(op, p.map, env);
+    const GemmOp kp = kernel_problem(op);
+    const double nb = op.batch, eb = input_bytes(op.dtype);
+    const double nnz = double(op.block_map->nnz());
+    TensorAddresses addr;
+    addr.a = allocate(nnz * eb);                                                // values
+    addr.index = allocate(4.0 * (double(op.block_map->block_rows) + 1 + nnz));  // row_ptr, col_idx
+    addr.b = allocate(nb * kp.n * kp.k * eb);                                   // X^T, K-major
+    addr.c = allocate(nb * op.m * op.n * output_bytes(op.dtype));               // Y^T
+
+    auto k = std::make_unique<CsrLaunch>();
+    static_cast<GemmTensors&>(*k) = GemmTensors(op, p.map, addr);
+    k->mma = MmaKind{op.dtype, {}};  // no tensor-core instruction; the dtype sets the bytes
+    k->ctas_per_sm = p.occupancy.ctas_per_sm;
+    k->panels = build_csr_panels(*op.block_map, kp.batch, kp.m, p.map.cta_m, p.map.cta_k, input_bytes(op.dtype));
+    k->cycles_per_nnz = csr_cycles_per_nnz(p.map.cta_n, env.sm.fp32_lanes_per_sub_core, op.dtype);
+    k->col_idx_offset = std::uint64_t(op.block_map->block_rows + 1) * 4;
+    k->b_stride = std::uint64_t(kp.n * kp.k * input_bytes(op.dtype));
+    const int tiles_n = int((kp.n + p.map.cta_n - 1) / p.map.cta_n);
+    // Heaviest panels first (row swizzle); a panel's column tiles launch together so
+    // they share its nonzeros in the L2.
+    for (int pi = 0; pi < int(k->panels.size()); ++pi)
+      for (int tn = 0; tn < tiles_n; ++tn)
+        k->ctas.push_back(CtaTask{pi, tn, 0, k->panels[std::size_t(pi)].batch, 0, kp.k, pi});
+    p.ctas = double(k->ctas.size());
+    p.launches.push_back(std::move(k));
+    return p;
+  }
+
+  void report(const GemmOp& op, const KernelPlan& plan, const KernelEnv& env, const SmActivity& act,
+              OpResult& r) const override {
+    const auto& k = static_cast<const CsrLaunch&>(*plan.launches.front());
+    // The peak is the CUDA cores' FP32 FMA lanes.
+    r.peak_products_per_second =
+        double(env.sm.fp32_lanes_per_sub_core) * env.sm.sub_cores * env.num_sms * env.clock_mhz * 1e6;
+    r.peak_tflops = 2.0 * r.peak_products_per_second / 1e12;
+    r.block_density = op.block_map->density();
+    double mx = 0, sum = 0;
+    for (const auto& p : k.panels) {
+      mx = std::max(mx, double(p.nnz));
+      sum += double(p.nnz);
+    }
+    r.block_imbalance = sum > 0 ? mx / (sum / double(k.panels.size())) : 1.0;
+    r.index_wait_cycles_per_cta = act.index_wait_cycles / std::max(1.0, r.ctas);
+    r.index_wait_fraction = act.cta_cycles > 0 ? act.index_wait_cycles / act.cta_cycles : 0;
+    r.on_cuda_cores = true;
+    r.instruction = op.dtype == Dtype::INT8 ? "s32 IMAD (CUDA cores)" : "fp32 FMA (CUDA cores)";
+    // Each output accumulates in fp32 FMAs, nonzero by nonzero in K order (a pruned
+    // weight adds an exact zero product).
+    r.accumulation = "ieee_sequential";
+    r.weight_path = "CSR SpMM on CUDA cores";
+    r.kernel_section = "csr";
+    r.kernel_stats = {{"kernel", std::string("row-split CSR SpMM on CUDA cores")},
+                      {"density", r.block_density},
+                      {"nonzeros", std::int64_t(op.block_map->nnz())},
+                      {"imbalance", r.block_imbalance},
+                      {"index_wait_cycles_per_cta", r.index_wait_cycles_per_cta}};
+  }
+};
+
+const KernelRegistrar<CsrSpmm> registered;
+
+}  // namespace
+
+}  // namespace stcsim

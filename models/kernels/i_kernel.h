@@ -1,0 +1,100 @@
+// A kernel: one way of running a GEMM on the GPU (CUTLASS keeps one mainloop class per
+// variant; so do we). Implementations register by name at static-init time
+// (REGISTER_KERNEL) and are listed by `stcsim components --kind kernel`; the mapping
+// names the kernel (`mapping.kernel: auto | <name>`), never the workload.
+//
+// Contract: a kernel says whether it can run an op (cannot_run) and whether `auto`
+// picks it (auto_pick, asked in descending auto_priority); for an op it can run it
+// chooses its mapping and occupancy, allocates its tensors and returns its launches
+// in order (plan), each owning its launch plan and creating its CTAs' programs
+// (models/sm/cta_program.h); after the run it adds what only it knows to the op's
+// result (report). It never asks which other kernel exists, and the SM never asks which
+// kernel it runs.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/common/gemm_op.h"
+#include "models/gpu/op_result.h"
+#include "models/mapping/kernel_mapping.h"
+#include "models/sm/cta_program.h"
+#include "models/sm/sm_counters.h"
+#include "models/sm/sm_spec.h"
+#include "models/smem/i_shared_memory.h"
+#include "models/tensor_core/i_tensor_core.h"
+#include "sim/core/param.h"
+
+namespace stcsim {
+
+// What a kernel may read of the GPU it runs on.
+struct KernelEnv {
+  int num_sms = 0;
+  double clock_mhz = 0;
+  const SmSpec& sm;
+  const ITensorCore& tc;
+  const ISharedMemory& smem;
+  const MappingRequest& request;
+  // Memory rates for the mapping chooser.
+  double l2_bytes_per_cycle = 0, dram_bytes_per_cycle = 0, l2_hit_latency = 0;
+
+  // The chooser's view of this GPU for instructions of `kind`.
+  ChooserHardware chooser(const MmaKind& kind) const;
+};
+
+// Device memory for the op's tensors, like cudaMalloc (the GPU owns the address space).
+using Allocate = std::function<std::uint64_t(double bytes)>;
+
+// What the SMs did during an op (differences of their counters), for report().
+struct SmActivity {
+  double index_wait_cycles = 0, cta_cycles = 0;
+};
+
+struct KernelPlan {
+  std::vector<std::unique_ptr<KernelLaunch>> launches;  // run back to back
+  KernelMapping map;   // of the main (first) launch
+  Occupancy occupancy;
+  double ctas = 0;     // of the main launch
+};
+
+class IKernel {
+ public:
+  virtual ~IKernel() = default;
+  virtual std::string name() const = 0;
+  virtual std::string description() const = 0;
+  // Mapping keys the kernel reads besides its tile (documentation for `components`).
+  virtual std::vector<ParamDecl> params() const { return {}; }
+  // Higher is asked first by `auto`; 0: never picked by `auto` (e.g. a follow-up kernel).
+  virtual int auto_priority() const = 0;
+  virtual bool auto_pick(const GemmOp& op, const MappingRequest& req) const = 0;
+  // Empty if the kernel can run `op` here, else why not (for an InputError).
+  virtual std::string cannot_run(const GemmOp& op, const KernelEnv& env) const = 0;
+  virtual KernelMapping mapping(const GemmOp& op, const KernelEnv& env) const = 0;
+  virtual Occupancy occupancy(const GemmOp& op, const KernelMapping& map, const KernelEnv& env) const = 0;
+  virtual KernelPlan plan(const GemmOp& op, const KernelEnv& env, const Allocate& allocate) const = 0;
+  // Fill what only this kernel knows (its peak, pattern statistics) into `r`, whose
+  // common fields are set.
+  virtual void report(const GemmOp& op, const KernelPlan& plan, const KernelEnv& env, const SmActivity& activity,
+                      OpResult& r) const = 0;
+};
+
+// The registered kernels.
+class KernelRegistry {
+ public:
+  static void add(std::unique_ptr<IKernel> k);
+  // Throws InputError listing the registered names (and the nearest) when unknown.
+  static const IKernel& get(const std::string& name);
+  static std::vector<const IKernel*> all();  // by name
+  // The kernel `req.kernel` names, or the `auto` choice for `op`; throws InputError
+  // (naming the op) when the kernel cannot run it.
+  static const IKernel& choose(const GemmOp& op, const MappingRequest& req, const KernelEnv& env);
+};
+
+// Declares a kernel: `static const KernelRegistrar<MyKernel> reg;` in its file.
+template <class K>
+struct KernelRegistrar {
+  KernelRegistrar() { KernelRegistry::add(std::make_unique<K>()); }
+};
+
+}  // namespace stcsim

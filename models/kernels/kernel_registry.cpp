@@ -1,0 +1,74 @@
+#include <algorithm>
+#include <map>
+
+#include "models/kernels/i_kernel.h"
+#include "sim/core/input_error.h"
+#include "sim/core/nearest.h"
+
+namespace stcsim {
+
+namespace {
+std::map<std::string, std::unique_ptr<IKernel>>& kernels() {
+  static std::map<std::string, std::unique_ptr<IKernel>> m;
+  return m;
+}
+std::string names() {
+  std::string s;
+  for (const auto& [n, _] : kernels()) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+}  // namespace
+
+ChooserHardware KernelEnv::chooser(const MmaKind& kind) const {
+  ChooserHardware hw;
+  hw.num_sms = num_sms;
+  hw.sm = sm;
+  hw.mma_fma_per_cycle_per_sm = double(kind.shape().fma()) / tc.initiation_interval(kind) * sm.sub_cores;
+  hw.l2_bytes_per_cycle = l2_bytes_per_cycle;
+  hw.smem_bytes_per_cycle = smem.bytes_per_cycle();
+  hw.dram_bytes_per_cycle = dram_bytes_per_cycle;
+  hw.dram_latency_cycles = l2_hit_latency * 2.0;
+  return hw;
+}
+
+void KernelRegistry::add(std::unique_ptr<IKernel> k) {
+  const std::string n = k->name();
+  kernels()[n] = std::move(k);
+}
+
+const IKernel& KernelRegistry::get(const std::string& name) {
+  const auto it = kernels().find(name);
+  if (it != kernels().end()) return *it->second;
+  std::vector<std::string> all;
+  for (const auto& [n, _] : kernels()) all.push_back(n);
+  throw InputError("mapping.kernel: unknown kernel '" + name + "' (auto, or one of: " + names() +
+                   "; nearest: " + nearest_name(name, all) + ")");
+}
+
+std::vector<const IKernel*> KernelRegistry::all() {
+  std::vector<const IKernel*> out;
+  for (const auto& [_, k] : kernels()) out.push_back(k.get());
+  return out;
+}
+
+const IKernel& KernelRegistry::choose(const GemmOp& op, const MappingRequest& req, const KernelEnv& env) {
+  const IKernel* k = nullptr;
+  if (req.kernel != "auto") {
+    k = &get(req.kernel);
+  } else {
+    auto by_priority = all();
+    std::stable_sort(by_priority.begin(), by_priority.end(),
+                     [](const IKernel* a, const IKernel* b) { return a->auto_priority() > b->auto_priority(); });
+    for (const IKernel* c : by_priority)
+      if (c->auto_priority() > 0 && c->auto_pick(op, req)) {
+        k = c;
+        break;
+      }
+    if (!k) throw InputError(op.name + ": no registered kernel takes this GEMM (" + names() + ")");
+  }
+  const std::string why = k->cannot_run(op, env);
+  if (!why.empty()) throw InputError(op.name + ": " + why);
+  return *k;
+}
+
+}  // namespace stcsim

@@ -1,0 +1,89 @@
+#include "models/kernels/mainloop_cta.h"
+
+#include <algorithm>
+
+namespace stcsim {
+
+MainloopCta::MainloopCta(const CtaTask& t, int stages, int ktiles, SmContext& sm)
+    : sm_(sm), task_(t), ktiles_(ktiles), loads_(std::size_t(std::max(1, stages))) {
+  wake_ = now_cycles() + sm.spec.cta_launch_cycles;
+}
+
+void MainloopCta::issue_prologue(Cycle now) {
+  for (int st = 0; st < std::min(int(loads_.size()) - 1, ktiles_); ++st) issue_stage_load(st, now);
+}
+
+bool MainloopCta::advance(Cycle now) {
+  const int stages = int(loads_.size());
+  while (true) {
+    switch (state_) {
+      case State::Launch:
+        if (!reached(wake_, now)) return false;
+        state_ = State::Start;
+        continue;
+      case State::Start:
+        switch (start(now)) {
+          case Start::Waiting: return false;
+          case Start::NoWork:
+            mma_done_ = now;
+            state_ = State::Epilogue;
+            continue;
+          case Start::Ready:
+            state_ = State::Main;
+            wake_ = kPending;
+            return false;
+        }
+        return false;
+      case State::Main: {
+        const MemRequest& ld = loads_[std::size_t(kt_ % stages)];
+        const Cycle barrier = std::max({ld.done, barrier_ready_, stage_ready(kt_ % stages)});
+        if (!reached(barrier, now)) {
+          wake_ = barrier;
+          return false;
+        }
+        const StallCause cause = first_ktile_                ? StallCause::CtaBoundary
+                                 : ld.done >= barrier_ready_ ? StallCause::Global
+                                                             : StallCause::Sync;
+        const int next = kt_ + stages - 1;
+        if (next < ktiles_ && !may_load(next, now)) return false;
+        double stage_bytes = 0;
+        for (const auto& run : ld.runs) stage_bytes += double(run.bytes) * run.rows;
+        if (next < ktiles_) issue_stage_load(next, now);
+        compute_ktile(now, cause, stage_bytes);
+        first_ktile_ = false;
+        if (++kt_ == ktiles_) {
+          state_ = State::Epilogue;
+          wake_ = mma_done_;
+        }
+        continue;
+      }
+      case State::Epilogue: {
+        if (!reached(mma_done_, now)) {
+          wake_ = mma_done_;
+          return false;
+        }
+        const double tile = accumulator_tile_bytes();
+        sm_.smem.write(now, tile);
+        wake_ = sm_.smem.write(now, tile);
+        state_ = State::Staged;
+        continue;
+      }
+      case State::Staged:
+        if (!reached(wake_, now)) return false;
+        issue_store(store_);
+        sm_.submit(store_);
+        state_ = State::Storing;
+        wake_ = kPending;
+        return false;
+      case State::Storing:
+        sm_.last_write_done = std::max(sm_.last_write_done, store_.done);
+        state_ = State::Retire;
+        wake_ = store_.link_done;
+        continue;
+      case State::Retire:
+        return reached(wake_, now);
+    }
+  }
+}
+
+}  // namespace stcsim

@@ -1,0 +1,181 @@
+#include "models/kernels/multistage_gemm.h"
+
+#include <algorithm>
+
+#include "models/kernels/i_kernel.h"
+#include "models/kernels/mainloop_cta.h"
+#include "models/kernels/smem_tile_layout.h"
+#include "models/kernels/split_k_reduce.h"
+#include "models/kernels/tensor_core_ktile.h"
+
+namespace stcsim {
+
+std::vector<CtaTask> multistage_cta_order(const GemmOp& op, const KernelMapping& map, int* splits) {
+  std::vector<CtaTask> ctas;
+  const int tiles_m = int((op.m + map.cta_m - 1) / map.cta_m);
+  const int tiles_n = int((op.n + map.cta_n - 1) / map.cta_n);
+  // K slices are whole k-tiles so that every slice but the last is full.
+  const std::int64_t ktiles = (op.k + map.cta_k - 1) / map.cta_k;
+  const std::int64_t per_split = (ktiles + map.split_k - 1) / map.split_k;
+  const int group = std::max(1, map.swizzle);
+  int used = 1;
+  for (int batch = 0; batch < op.batch; ++batch)
+    for (int split = 0; split < map.split_k; ++split) {
+      const std::int64_t kb = std::min<std::int64_t>(op.k, split * per_split * map.cta_k);
+      const std::int64_t ke = std::min<std::int64_t>(op.k, (split + 1) * per_split * map.cta_k);
+      if (kb >= ke) continue;
+      used = split + 1;
+      // Rasterization: launch `group` adjacent N-tiles together, M fastest within them,
+      // so concurrently running CTAs share A row panels and B column panels in the L2.
+      for (int n0 = 0; n0 < tiles_n; n0 += group)
+        for (int tm = 0; tm < tiles_m; ++tm)
+          for (int tn = n0; tn < std::min(tiles_n, n0 + group); ++tn)
+            ctas.push_back(CtaTask{tm, tn, split, batch, kb, ke, batch * tiles_m + tm});
+    }
+  if (splits) *splits = used;
+  return ctas;
+}
+
+namespace {
+
+struct MultistageLaunch : KernelLaunch, GemmTensors {
+  int splits = 1;             // non-empty K slices (partials the reduction reads)
+  int mma_per_warp_ksub = 0;  // (warp_m / mma m) * (warp_n / mma n)
+  std::vector<std::vector<int>> wavefronts;  // [warp][k-sub within a k-tile]
+  std::unique_ptr<CtaProgram> start_cta(const CtaTask& t, int slot, SmContext& sm) const override;
+};
+
+class MultistageCta : public MainloopCta {
+ public:
+  MultistageCta(const MultistageLaunch& k, const CtaTask& t, int slot, SmContext& sm)
+      : MainloopCta(t, k.map.stages, int((t.k_end - t.k_begin + k.map.cta_k - 1) / k.map.cta_k), sm), k_(k),
+        slot_(slot), warps_(std::size_t(k.map.warps())) {
+    for (auto& w : warps_) w.acc_ready.assign(std::size_t(k.mma_per_warp_ksub), 0.0);
+  }
+
+ private:
+  Start start(Cycle now) override {
+    issue_prologue(now);
+    return Start::Ready;
+  }
+
+  void issue_stage_load(int kt, Cycle) override {
+    const auto& op = k_.op;
+    const int eb = input_bytes(op.dtype);
+    const std::int64_t k0 = task_.k_begin + std::int64_t(kt) * k_.map.cta_k;
+    const std::int64_t kb = std::min<std::int64_t>(k_.map.cta_k, task_.k_end - k0);
+    const auto [m0, n0, tile_rows, tile_cols] = tile_extent(k_, task_);
+    MemRequest& r = loads_[std::size_t(kt) % loads_.size()];
+    r = MemRequest{};
+    // A: one row of kept values per row of the tile (compressed when sparse).
+    const double a_bpk = k_.mma.a_bytes_per_k();
+    const auto rows_a = std::uint32_t(tile_rows);
+    const std::uint64_t bi = std::uint64_t(task_.batch);
+    r.runs.push_back(RowRun{k_.base.a + bi * k_.a_stride + std::uint64_t((m0 * op.k + k0) * a_bpk),
+                            std::uint32_t(kb * a_bpk), rows_a, std::uint64_t(op.k * a_bpk)});
+    if (!k_.mma.sparsity.dense()) {
+      // Metadata is stored reordered tile by tile: one contiguous block per (tile, k-tile).
+      const double tile_meta = double(k_.map.cta_m) * k_.map.cta_k * k_.mma.meta_bytes_per_k();
+      const std::int64_t ktiles = (op.k + k_.map.cta_k - 1) / k_.map.cta_k;
+      const std::int64_t block = std::int64_t(task_.tile_m) * ktiles + (k0 / k_.map.cta_k);
+      r.runs.push_back(RowRun{k_.base.meta + bi * k_.meta_stride + std::uint64_t(block * tile_meta),
+                              std::uint32_t(rows_a * kb * k_.mma.meta_bytes_per_k()), 1, 0});
+    }
+    r.runs.push_back(RowRun{k_.base.b + bi * k_.b_stride + std::uint64_t((n0 * op.k + k0) * eb),
+                            std::uint32_t(kb * eb), std::uint32_t(tile_cols), std::uint64_t(op.k * eb)});
+    sm_.submit(r);
+  }
+
+  void compute_ktile(Cycle barrier, StallCause cause, double fill_bytes) override {
+    const std::int64_t k0 = task_.k_begin + std::int64_t(kt_) * k_.map.cta_k;
+    const int kb = int(std::min<std::int64_t>(k_.map.cta_k, task_.k_end - k0));
+    compute_tensor_core_ktile(sm_, TensorCoreKtile{k_.mma, k_.mma_per_warp_ksub, k_.wavefronts}, slot_, warps_, kb,
+                              barrier, cause, fill_bytes, barrier_ready_, mma_done_);
+  }
+
+  double accumulator_tile_bytes() const override {
+    return double(k_.map.cta_m) * k_.map.cta_n * (k_.map.split_k > 1 ? 4 : output_bytes(k_.op.dtype));
+  }
+
+  void issue_store(MemRequest& store) override { tile_store(k_, task_, k_.map.split_k > 1, store); }
+
+  const MultistageLaunch& k_;
+  int slot_;
+  std::vector<WarpState> warps_;
+};
+
+std::unique_ptr<CtaProgram> MultistageLaunch::start_cta(const CtaTask& t, int slot, SmContext& sm) const {
+  return std::make_unique<MultistageCta>(*this, t, slot, sm);
+}
+
+class MultistageGemm : public IKernel {
+ public:
+  std::string name() const override { return "multistage_gemm"; }
+  std::string description() const override {
+    return "tensor-core GEMM, CUTLASS sm80 multistage mainloop (cp.async stages, ldmatrix, mma.sync; mma.sp for "
+           "N:M weights); split-K partials reduced by split_k_reduce";
+  }
+  std::vector<ParamDecl> params() const override { return MappingRequest::params(); }
+  int auto_priority() const override { return 1; }  // the default: any op no other kernel takes
+  bool auto_pick(const GemmOp& op, const MappingRequest&) const override { return !op.block_sparse(); }
+  std::string cannot_run(const GemmOp& op, const KernelEnv& env) const override {
+    if (op.block_sparse()) return "multistage_gemm runs dense or N:M weights, not a block map (use block_sparse_gemm)";
+    if (!env.tc.supports(op.kind())) return "this GPU's tensor cores have " + env.tc.unsupported_reason(op.kind());
+    return "";
+  }
+  KernelMapping mapping(const GemmOp& op, const KernelEnv& env) const override {
+    return choose_mapping(kernel_problem(op), env.chooser(op.kind()), env.request);
+  }
+  Occupancy occupancy(const GemmOp& op, const KernelMapping& map, const KernelEnv& env) const override {
+    return stcsim::occupancy(map, env.sm, op.kind());
+  }
+
+  KernelPlan plan(const GemmOp& op, const KernelEnv& env, const Allocate& allocate) const override {
+    KernelPlan p;
+    p.map = mapping(op, env);
+    p.occupancy = occupancy(op, p.map, env);
+    const KernelMapping& map = p.map;
+    const MmaKind kind = op.kind();
+    const GemmOp kp = kernel_problem(op);
+    TensorAddresses addr;
+    const double nb = op.batch;
+    addr.a = allocate(nb * kp.m * kp.k * kind.a_bytes_per_k());
+    // Metadata is padded to whole tiles (stored tile by tile).
+    addr.meta =
+        kind.sparsity.dense() ? 0 : allocate(nb * (kp.m + map.cta_m) * (kp.k + map.cta_k) * kind.meta_bytes_per_k());
+    addr.b = allocate(nb * kp.n * kp.k * input_bytes(op.dtype));
+    addr.c = allocate(nb * op.m * op.n * output_bytes(op.dtype));
+    addr.workspace = map.split_k > 1 ? allocate(nb * 4.0 * map.split_k * op.m * op.n) : 0;
+
+    auto k = std::make_unique<MultistageLaunch>();
+    static_cast<GemmTensors&>(*k) = GemmTensors(op, map, addr);
+    k->ctas_per_sm = p.occupancy.ctas_per_sm;
+    const auto s = k->mma.shape();
+    k->mma_per_warp_ksub = (map.warp_m / s.m) * (map.warp_n / s.n);
+    k->wavefronts = ldmatrix_wavefronts(map, k->mma, env.smem);
+    const std::int64_t tiles_m = (kp.m + map.cta_m - 1) / map.cta_m;
+    const std::int64_t ktiles = (kp.k + map.cta_k - 1) / map.cta_k;
+    k->a_stride = std::uint64_t(double(kp.m) * kp.k * k->mma.a_bytes_per_k());
+    k->meta_stride = std::uint64_t(double(tiles_m) * ktiles * map.cta_m * map.cta_k * k->mma.meta_bytes_per_k());
+    k->b_stride = std::uint64_t(kp.n * kp.k * input_bytes(op.dtype));
+    k->c_stride = std::uint64_t(kp.m * kp.n * output_bytes(op.dtype));
+    k->workspace_stride = std::uint64_t(4 * map.split_k * kp.m * kp.n);
+    k->ctas = multistage_cta_order(kp, map, &k->splits);
+    p.ctas = double(k->ctas.size());
+    p.launches.push_back(std::move(k));
+    if (map.split_k > 1) {
+      // The partials are summed by the reduction kernel, which reads this plan's tensors.
+      const auto& main = static_cast<const MultistageLaunch&>(*p.launches.front());
+      p.launches.push_back(split_k_reduce_launch(main, main.splits));
+    }
+    return p;
+  }
+
+  void report(const GemmOp&, const KernelPlan&, const KernelEnv&, const SmActivity&, OpResult&) const override {}
+};
+
+const KernelRegistrar<MultistageGemm> registered;
+
+}  // namespace
+
+}  // namespace stcsim

@@ -1,0 +1,65 @@
+#include "models/kernels/smem_tile_layout.h"
+
+#include <algorithm>
+
+namespace stcsim {
+
+std::uint32_t smem_offset(SmemLayout layout, int row, int chunk, int row_bytes, int tile_rows) {
+  switch (layout) {
+    case SmemLayout::Naive: return std::uint32_t(row * row_bytes + chunk * 16);
+    case SmemLayout::Padded: return std::uint32_t(row * (row_bytes + 16) + chunk * 16);
+    case SmemLayout::Swizzled: {
+      if (row_bytes >= 128) {
+        // Rows are cut into 128-byte panels stored one after another (as CUTLASS tiles
+        // K in 64-element blocks); within a panel, chunk ^= row % 8 (Swizzle<3,4,3>),
+        // so eight rows read at one column hit eight different chunks.
+        const int panel = chunk / 8, c = chunk % 8;
+        return std::uint32_t(panel * tile_rows * 128 + row * 128 + ((c ^ (row % 8)) * 16));
+      }
+      // Narrow rows share a 128-byte line: XOR the chunk with the line index.
+      const std::uint32_t o = std::uint32_t(row * row_bytes + chunk * 16);
+      const std::uint32_t line = o / 128, c = (o % 128) / 16;
+      return line * 128 + ((c ^ (line % 8)) * 16);
+    }
+  }
+  return 0;
+}
+
+std::vector<std::vector<int>> ldmatrix_wavefronts(const KernelMapping& m, const MmaKind& kind,
+                                                  const ISharedMemory& smem) {
+  const auto s = kind.shape();
+  const int eb = input_bytes(kind.dtype);
+  // Row bytes of the A (values) and B tiles in shared memory, and 16-byte chunks of
+  // each that one k-sub (one instruction's K) reads per row.
+  const int a_row = int(m.cta_k * kind.a_bytes_per_k()), b_row = m.cta_k * eb;
+  const int a_chunks = std::max(1, int(s.k * kind.a_bytes_per_k()) / 16);
+  const int b_chunks = std::max(1, s.k * eb / 16);
+  const int ksubs = m.cta_k / s.k;
+  const int warps_m = m.cta_m / m.warp_m;
+  // The B tile starts after the whole A tile.
+  const std::uint32_t b_region =
+      m.layout == SmemLayout::Padded ? std::uint32_t(m.cta_m * (a_row + 16)) : std::uint32_t(m.cta_m * a_row);
+  const double meta_bytes = double(m.warp_m) * s.k * kind.meta_bytes_per_k();
+  const int meta_wavefronts = int((meta_bytes + smem.bytes_per_cycle() - 1) / smem.bytes_per_cycle());
+  std::vector<std::vector<int>> out(m.warps(), std::vector<int>(ksubs, 0));
+  std::vector<std::uint32_t> addrs(8);
+  auto phase = [&](std::uint32_t base, int row0, int chunk, int row_bytes) {
+    const int rows = base == 0 ? m.cta_m : m.cta_n;
+    for (int r = 0; r < 8; ++r) addrs[r] = base + smem_offset(m.layout, row0 + r, chunk, row_bytes, rows);
+    return smem.wavefronts(addrs, 16);
+  };
+  for (int w = 0; w < m.warps(); ++w) {
+    const int row_a = (w % warps_m) * m.warp_m, row_b = (w / warps_m) * m.warp_n;
+    for (int k = 0; k < ksubs; ++k) {
+      int total = meta_wavefronts;
+      for (int c = 0; c < a_chunks; ++c)
+        for (int r = 0; r < m.warp_m; r += 8) total += phase(0, row_a + r, k * a_chunks + c, a_row);
+      for (int c = 0; c < b_chunks; ++c)
+        for (int r = 0; r < m.warp_n; r += 8) total += phase(b_region, row_b + r, k * b_chunks + c, b_row);
+      out[w][k] = total;
+    }
+  }
+  return out;
+}
+
+}  // namespace stcsim

@@ -1,0 +1,44 @@
+#include "models/kernels/tensor_core_ktile.h"
+
+#include <algorithm>
+
+namespace stcsim {
+
+void compute_tensor_core_ktile(SmContext& sm, const TensorCoreKtile& t, int slot, std::vector<WarpState>& warps,
+                               int k_elems, Cycle barrier, StallCause cause, double fill_bytes, Cycle& barrier_ready,
+                               Cycle& mma_done) {
+  const auto shape = t.mma.shape();
+  const int ksubs = (k_elems + shape.k - 1) / shape.k;
+  const int nsub = int(sm.pipes.size());
+  const int nwarps = int(warps.size());
+  std::vector<WarpState*> group;
+  for (int sub = 0; sub < ksubs; ++sub) {
+    for (int w = 0; w < nwarps; ++w) {
+      WarpState& ws = warps[std::size_t(w)];
+      // Fragments of k-sub `sub` load while the warp's mma of `sub-1` issue.
+      const Cycle ready = sub == 0 ? barrier : std::max(barrier, ws.first_issue);
+      ws.frag_ready = sm.smem.read(ready, t.wavefronts[std::size_t(w)][std::size_t(sub)]);
+      ws.frag_cause = sub == 0 ? cause : StallCause::Operand;
+    }
+    // cp.async writes of a stage trickle into shared memory while the previous one is
+    // consumed; charge them to the port in slices behind each k-sub's fragment reads.
+    sm.smem.write(barrier, fill_bytes / ksubs);
+    // Warps take sub-cores by their SM-wide warp slot (slot * warps + w) mod sub-cores, as
+    // the hardware assigns them: co-resident CTAs of few warps share all the pipes, not
+    // the first few.
+    const int first = slot * nwarps;
+    for (int sc = 0; sc < nsub; ++sc) {
+      group.clear();
+      for (int w = 0; w < nwarps; ++w)
+        if ((first + w) % nsub == sc) group.push_back(&warps[std::size_t(w)]);
+      if (!group.empty())
+        issue_ksub(*sm.pipes[std::size_t(sc)], t.mma, group, t.mma_per_warp_ksub, sm.op_start, sm.counters.stalls);
+    }
+  }
+  for (const auto& w : warps) {
+    barrier_ready = std::max(barrier_ready, w.first_issue);  // first mma of the last k-sub
+    mma_done = std::max(mma_done, w.last_done);
+  }
+}
+
+}  // namespace stcsim

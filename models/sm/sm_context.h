@@ -1,0 +1,41 @@
+// What a running CTA may use of the SM it is resident on: the sub-cores' tensor-core
+// and FP32 pipes, the shared-memory port, the L1 tag store, the SM's counters, and the
+// path to the memory system. Kernels see the SM only through this.
+#pragma once
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "models/common/timeline.h"
+#include "models/memory/memory_system.h"
+#include "models/memory/sectored_l2.h"
+#include "models/sm/sm_counters.h"
+#include "models/sm/sm_spec.h"
+#include "models/smem/i_shared_memory.h"
+#include "models/tensor_core/i_tensor_core.h"
+
+namespace stcsim {
+
+// A time not known yet: a memory request waiting for its grant.
+inline constexpr Cycle kPending = std::numeric_limits<Cycle>::infinity();
+
+struct SmContext {
+  const SmSpec& spec;
+  ISharedMemory& smem;
+  std::vector<std::unique_ptr<ITensorCore>>& pipes;  // one per sub-core
+  std::vector<Timeline>& cuda;                        // FP32 FMA pipe per sub-core
+  SectoredL2* l1;                                     // tag store of the L1 (null: none)
+  SmCounters& counters;
+  Cycle& last_write_done;  // when the SM's last store reached the L2
+  std::vector<MemRequest*>& to_submit;
+  Cycle op_start = 0;  // the op's first cycle: pipe stalls are charged from here on
+
+  // Hand `r` to the memory system at the end of this cycle's pass; its times are
+  // filled in before the CTA is advanced again.
+  void submit(MemRequest& r) {
+    r.done = kPending;
+    to_submit.push_back(&r);
+  }
+};
+
+}  // namespace stcsim
