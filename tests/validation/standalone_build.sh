@@ -25,7 +25,7 @@ done
 # Without Boost: only nlohmann/ and CLI/ carried.
 mkdir -p "$work/noboost/include"
 rm -rf "$work/noboost/include/nlohmann" "$work/noboost/include/CLI"
-cp -r "$carry/nlohmann" "$carry/CLI" "$work/noboost/include/"
+cp -rp "$carry/nlohmann" "$carry/CLI" "$work/noboost/include/"
 cmake -S "$src/validation/standalone" -B "$work/noboost/build" $gen -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CUDA_COMPILER="$nvcc" -DSTCSIM_CARRY_INCLUDE="$work/noboost/include" > "$work/noboost.log" 2>&1 \
   || { cat "$work/noboost.log"; exit 1; }

@@ -11,7 +11,7 @@ mkdir -p "$out"
 for d in nlohmann CLI; do
   [ -d "/usr/include/$d" ] || { echo "carry_headers: /usr/include/$d missing (Debian package?)" >&2; exit 1; }
   rm -rf "${out:?}/$d"
-  cp -r "/usr/include/$d" "$out/$d"
+  cp -rp "/usr/include/$d" "$out/$d"  # -p: unchanged headers keep their times (no rebuild)
 done
 if [ -d /usr/include/boost/multiprecision ]; then
   cxx=${CXX:-g++}
@@ -20,7 +20,7 @@ if [ -d /usr/include/boost/multiprecision ]; then
   done | tr ' \\' '\n\n' | grep '^/usr/include/boost/' | sort -u | while read -r h; do
     rel=${h#/usr/include/}
     mkdir -p "$out/$(dirname "$rel")"
-    cp "$h" "$out/$rel"
+    cp -p "$h" "$out/$rel"
   done
 fi
 du -sh "$out" | sed 's/^/carry_headers: /'
