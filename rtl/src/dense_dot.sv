@@ -1,7 +1,7 @@
 // The dense counterpart of sp24_dot: dense mma in the `impl: rtl` tensor core
 // (rtl/model) and the area comparison (rtl/reports). The same BLOCK logical K positions
-// per beat, but BLOCK multipliers and no metadata or operand selection; the same fused
-// adder (BLOCK product terms), accumulator and 2-stage valid/ready pipeline.
+// per beat, but BLOCK multipliers and no metadata or operand selection; the same
+// accumulate stage (stc_accumulate, BLOCK product terms) and 2-stage valid/ready pipeline.
 `include "stc_params.svh"
 module dense_dot #(
   parameter int BLOCK = `STC_BLOCK_SIZE,
@@ -40,14 +40,10 @@ module dense_dot #(
   assign stall = out_valid && !out_ready;
   assign in_ready = !stall;
 
-  logic [31:0] acc_q, acc_in, block_sum, fp_sum, int_sum;
-  assign acc_in = first1 ? c1 : acc_q;
-  stc_fused_add #(.N(BLOCK), .EXTRA(EXTRA)) adder (
+  stc_accumulate #(.N(BLOCK), .EXTRA(EXTRA)) acc (
+    .clk(clk), .en(v1 && !stall), .first(first1), .last(last1), .int8(int81), .c(c1),
     .p_nan(p_nan1), .p_inf(p_inf1), .p_zero(p_zero1), .p_sign(p_sign1), .p_sig(p_sig1),
-    .p_exp(p_exp1), .x_nan(1'b0), .x_pos_zero(1'b0), .acc(acc_in), .sum(fp_sum));
-  stc_int_add #(.N(BLOCK)) int_adder (.p_sign(p_sign1), .p_sig(p_sig1), .acc(acc_in),
-                                      .sum(int_sum));
-  assign block_sum = int81 ? int_sum : fp_sum;
+    .p_exp(p_exp1), .x_nan(1'b0), .x_pos_zero(1'b0), .d(out_d));
 
   always_ff @(posedge clk or negedge rst_n) begin
     if (!rst_n) begin
@@ -72,10 +68,6 @@ module dense_dot #(
         p_sign1 <= m_sign;
         p_sig1 <= m_sig;
         p_exp1 <= m_exp;
-      end
-      if (v1) begin
-        acc_q <= block_sum;
-        if (last1) out_d <= block_sum;
       end
     end
   end

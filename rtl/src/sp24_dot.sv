@@ -9,6 +9,7 @@
 // Pipeline (valid/ready, one beat per cycle, stalls only on output back-pressure):
 //   stage 1: metadata decode, operand select, BLOCK/2 exact multipliers -> registers
 //   stage 2: fused block add (or the s32 sum) with the accumulator -> accumulator / output
+//            (stc_accumulate, shared with dense_dot)
 `include "stc_params.svh"
 module sp24_dot #(
   parameter int BLOCK = `STC_BLOCK_SIZE,  // logical products per beat, a multiple of 4
@@ -81,15 +82,11 @@ module sp24_dot #(
   assign in_ready = !stall;
 
   // stage 2
-  logic [31:0] acc_q, acc_in, block_sum, fp_sum, int_sum;
   logic err_q;
-  assign acc_in = first1 ? c1 : acc_q;
-  stc_fused_add #(.N(KEPT), .EXTRA(EXTRA)) adder (
+  stc_accumulate #(.N(KEPT), .EXTRA(EXTRA)) acc (
+    .clk(clk), .en(v1 && !stall), .first(first1), .last(last1), .int8(int81), .c(c1),
     .p_nan(p_nan1), .p_inf(p_inf1), .p_zero(p_zero1), .p_sign(p_sign1), .p_sig(p_sig1),
-    .p_exp(p_exp1), .x_nan(x_nan1), .x_pos_zero(x_pos_zero1), .acc(acc_in), .sum(fp_sum));
-  stc_int_add #(.N(KEPT)) int_adder (.p_sign(p_sign1), .p_sig(p_sig1), .acc(acc_in),
-                                     .sum(int_sum));
-  assign block_sum = int81 ? int_sum : fp_sum;
+    .p_exp(p_exp1), .x_nan(x_nan1), .x_pos_zero(x_pos_zero1), .d(out_d));
 
   always_ff @(posedge clk or negedge rst_n) begin
     if (!rst_n) begin
@@ -119,12 +116,8 @@ module sp24_dot #(
         p_exp1 <= m_exp;
       end
       if (v1) begin
-        acc_q <= block_sum;
         err_q <= (first1 ? 1'b0 : err_q) | err1;
-        if (last1) begin
-          out_d <= block_sum;
-          out_meta_err <= (first1 ? 1'b0 : err_q) | err1;
-        end
+        if (last1) out_meta_err <= (first1 ? 1'b0 : err_q) | err1;
       end
     end
   end
