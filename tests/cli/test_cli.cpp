@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "tests/support/real_model_skip.h"
 #include "tests/support/run_stcsim.h"
 
 using namespace stcsim::test;
@@ -152,14 +153,11 @@ TEST_CASE("cli_trace_v1_written_then_run", "[cli]") {
 }
 
 TEST_CASE("cli_real_model_pruned_side_by_side", "[cli]") {
-  if (std::getenv("STCSIM_SKIP_REAL_MODELS")) {
-    WARN("skipped: STCSIM_SKIP_REAL_MODELS is set");
-    return;
-  }
+  if (skip_without_real_model("ppocrv4_rec")) return;
   const std::string d = temp_dir("real");
   const auto r = run_stcsim("run --arch a100 --model ppocrv4_rec --prune dense,2:4,block:32x32@0.5 --out " + d);
   INFO(r.err);
-  REQUIRE(r.status == 0);  // fails with the fetch command in stderr when the model is not fetched
+  REQUIRE(r.status == 0);
   CHECK_THAT(r.out, Catch::Contains("Variants (whole model)"));
   std::ifstream in(d + "/stats.json");
   const auto j = nlohmann::json::parse(in);

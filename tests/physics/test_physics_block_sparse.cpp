@@ -1,10 +1,10 @@
 // Timing physics of the block-skipping kernel (docs/block_sparse.md) on the A100
 // preset: synthetic block maps from `--block RxC@S`, and a real pruned layer's map.
 #include <catch2/catch.hpp>
-#include <cstdlib>
 #include <filesystem>
 #include <string>
 
+#include "tests/support/real_model_skip.h"
 #include "tests/support/run_stcsim.h"
 
 using namespace stcsim::test;
@@ -86,14 +86,11 @@ TEST_CASE("physics_block_sizes_1x1_to_64x64_run", "[physics][block]") {
 }
 
 TEST_CASE("physics_block32x32_real_pruned_ppocrv4_trace_end_to_end", "[physics][block]") {
-  if (std::getenv("STCSIM_SKIP_REAL_MODELS")) {
-    WARN("skipped: STCSIM_SKIP_REAL_MODELS is set");
-    return;
-  }
+  if (skip_without_real_model("ppocrv4_rec")) return;
   const std::string d = temp_dir("block_trace");
   const auto w = run_stcsim("trace --model ppocrv4_rec --prune block:32x32@0.75 --out " + d + "/t");
   INFO(w.err);
-  REQUIRE(w.status == 0);  // fails with the fetch command in stderr when the model is not fetched
+  REQUIRE(w.status == 0);
   const auto j = run_stats("--arch a100 --trace " + d + "/t");
   int skipped = 0;
   for (const auto& op : j["ops"]) {

