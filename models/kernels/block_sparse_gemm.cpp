@@ -7,11 +7,11 @@
 #include <algorithm>
 
 #include "models/kernels/block_plan.h"
-#include "models/kernels/i_kernel.h"
+#include "models/kernels/index_fetch.h"
 #include "models/kernels/mainloop_cta.h"
 #include "models/kernels/multistage_gemm.h"
-#include "models/kernels/smem_tile_layout.h"
 #include "models/kernels/split_k_reduce.h"
+#include "models/kernels/tensor_core_kernel.h"
 #include "models/kernels/tensor_core_ktile.h"
 
 namespace stcsim {
@@ -20,8 +20,7 @@ namespace {
 
 struct BlockSparseLaunch : KernelLaunch, GemmTensors {
   std::vector<PanelPlan> panels;  // per row panel: the kept blocks' k-tiles
-  int mma_per_warp_ksub = 0;
-  std::vector<std::vector<int>> wavefronts;  // [warp][k-sub within a k-tile]
+  TensorCoreWarps warp_work;
   std::unique_ptr<CtaProgram> start_cta(const CtaTask& t, int slot, SmContext& sm) const override;
 };
 
@@ -29,11 +28,10 @@ class BlockSparseCta : public MainloopCta {
  public:
   BlockSparseCta(const BlockSparseLaunch& k, const CtaTask& t, int slot, SmContext& sm)
       : MainloopCta(t, k.map.stages, int(k.panels[std::size_t(t.panel)].ktiles.size()), sm), k_(k),
-        panel_(k.panels[std::size_t(t.panel)]), slot_(slot), warps_(std::size_t(k.map.warps())) {
+        panel_(k.panels[std::size_t(t.panel)]), slot_(slot), warps_(k.warp_work.fresh_warps()) {
     blocks_through_.assign(std::size_t(ktiles_), 0.0);
     double sum = 0;
     for (int i = 0; i < ktiles_; ++i) blocks_through_[std::size_t(i)] = sum += panel_.ktiles[std::size_t(i)].blocks;
-    for (auto& w : warps_) w.acc_ready.assign(std::size_t(k.mma_per_warp_ksub), 0.0);
   }
 
  private:
@@ -44,36 +42,27 @@ class BlockSparseCta : public MainloopCta {
   }
 
   Start start(Cycle now) override {
-    if (!index_issued_) {
-      issue_index_load();
-      index_issued_ = true;
-      index_issue_cycle_ = now;
+    if (!index_.issued()) {  // the panel's row_ptr and col_idx slices
+      MemRequest& r = index_.request();
+      r.runs.push_back(RowRun{k_.base.index + panel_.row_ptr_offset, panel_.row_ptr_bytes, 1, 0});
+      if (panel_.col_idx_bytes > 0)
+        r.runs.push_back(RowRun{k_.base.index + panel_.col_idx_offset, panel_.col_idx_bytes, 1, 0});
+      index_.issue(sm_, now);
       wake_ = kPending;
       return Start::Waiting;
     }
-    if (!reached(index_req_.done, now)) {
-      wake_ = index_req_.done;
-      return Start::Waiting;
-    }
-    if (decode_start_ == kPending) decode_start_ = index_req_.done + sm_.spec.block_index_latency_cycles;
+    if (!index_.back(now, wake_)) return Start::Waiting;
+    if (decode_start_ == kPending) decode_start_ = index_.done() + sm_.spec.block_index_latency_cycles;
     const int pro = std::min(int(loads_.size()) - 1, ktiles_);
-    const Cycle need = pro > 0 ? index_ready(pro - 1) : index_req_.done;
+    const Cycle need = pro > 0 ? index_ready(pro - 1) : index_.done();
     if (!reached(need, now)) {
       wake_ = need;
       return Start::Waiting;
     }
-    sm_.counters.index_wait_cycles += now - index_issue_cycle_;
+    sm_.counters.index_wait_cycles += now - index_.issued_at();
     if (ktiles_ == 0) return Start::NoWork;  // no kept block: the tile is zeros
     issue_prologue(now);
     return Start::Ready;
-  }
-
-  void issue_index_load() {
-    MemRequest& r = index_req_;
-    r = MemRequest{};
-    r.runs.push_back(RowRun{k_.base.index + panel_.row_ptr_offset, panel_.row_ptr_bytes, 1, 0});
-    if (panel_.col_idx_bytes > 0) r.runs.push_back(RowRun{k_.base.index + panel_.col_idx_offset, panel_.col_idx_bytes, 1, 0});
-    sm_.submit(r);
   }
 
   bool may_load(int kt, Cycle now) override {
@@ -115,7 +104,7 @@ class BlockSparseCta : public MainloopCta {
   }
 
   void compute_ktile(Cycle barrier, StallCause cause, double fill_bytes) override {
-    compute_tensor_core_ktile(sm_, TensorCoreKtile{k_.mma, k_.mma_per_warp_ksub, k_.wavefronts}, slot_, warps_,
+    compute_tensor_core_ktile(sm_, k_.warp_work, slot_, warps_,
                               panel_.ktiles[std::size_t(kt_)].k_elems, barrier, cause, fill_bytes, barrier_ready_,
                               mma_done_);
   }
@@ -130,9 +119,8 @@ class BlockSparseCta : public MainloopCta {
   const PanelPlan& panel_;
   int slot_;
   std::vector<WarpState> warps_;
-  MemRequest index_req_;
-  bool index_issued_ = false;
-  Cycle index_issue_cycle_ = 0, decode_start_ = kPending;
+  IndexFetch index_;
+  Cycle decode_start_ = kPending;
   std::vector<double> blocks_through_;  // indices decoded before k-tile t is usable
 };
 
@@ -140,51 +128,30 @@ std::unique_ptr<CtaProgram> BlockSparseLaunch::start_cta(const CtaTask& t, int s
   return std::make_unique<BlockSparseCta>(*this, t, slot, sm);
 }
 
-class BlockSparseGemm : public IKernel {
+class BlockSparseGemm : public TensorCoreKernel {
  public:
   std::string name() const override { return "block_sparse_gemm"; }
   std::string description() const override {
     return "block-sparse tensor-core GEMM over a BSR block map: per-panel index fetch and decode, k-tiles over kept "
            "blocks only, K-major activation gathers; dense or 2:4 mma inside blocks";
   }
-  std::vector<ParamDecl> params() const override { return MappingRequest::params(); }
   int auto_priority() const override { return 2; }
   bool auto_pick(const GemmOp& op, const MappingRequest&) const override { return op.block_sparse(); }
   std::string cannot_run(const GemmOp& op, const KernelEnv& env) const override {
     if (!op.block_sparse()) return "block_sparse_gemm needs a block map of the weights (--block, or a pruned trace or model)";
-    if (!env.tc.supports(op.kind())) return "this GPU's tensor cores have " + env.tc.unsupported_reason(op.kind());
-    return "";
-  }
-  KernelMapping mapping(const GemmOp& op, const KernelEnv& env) const override {
-    return choose_mapping(kernel_problem(op), env.chooser(op.kind()), env.request);
-  }
-  Occupancy occupancy(const GemmOp& op, const KernelMapping& map, const KernelEnv& env) const override {
-    return stcsim::occupancy(map, env.sm, op.kind());
+    return unsupported_instruction(op, env);
   }
 
   KernelPlan plan(const GemmOp& op, const KernelEnv& env, const Allocate& allocate) const override {
-    KernelPlan p;
-    p.map = mapping(op, env);
-    p.occupancy = occupancy(op, p.map, env);
+    KernelPlan p = start_plan(op, env);
     const KernelMapping& map = p.map;
-    const MmaKind kind = op.kind();
     const GemmOp kp = kernel_problem(op);
-    TensorAddresses addr;
-    const double nb = op.batch;
-    addr.a = allocate(nb * kp.m * kp.k * kind.a_bytes_per_k());
-    addr.meta =
-        kind.sparsity.dense() ? 0 : allocate(nb * (kp.m + map.cta_m) * (kp.k + map.cta_k) * kind.meta_bytes_per_k());
-    addr.b = allocate(nb * kp.n * kp.k * input_bytes(op.dtype));
-    addr.c = allocate(nb * op.m * op.n * output_bytes(op.dtype));
-    addr.workspace = map.split_k > 1 ? allocate(nb * 4.0 * map.split_k * op.m * op.n) : 0;
-    addr.index = allocate(4.0 * double(op.block_map->block_rows + 1 + op.block_map->nnz()));
-
+    TensorAddresses addr = allocate_operands(op, map, allocate);
+    addr.index = allocate(4.0 * double(op.block_map->block_rows + 1 + op.block_map->nnz()));  // row_ptr, col_idx
     auto k = std::make_unique<BlockSparseLaunch>();
     static_cast<GemmTensors&>(*k) = GemmTensors(op, map, addr);
     k->ctas_per_sm = p.occupancy.ctas_per_sm;
-    const auto s = k->mma.shape();
-    k->mma_per_warp_ksub = (map.warp_m / s.m) * (map.warp_n / s.n);
-    k->wavefronts = ldmatrix_wavefronts(map, k->mma, env.smem);
+    k->warp_work = TensorCoreWarps(map, k->mma, env.smem);
     k->panels = build_panel_plans(*op.block_map, kp, map.cta_m, map.cta_k, k->mma.a_bytes_per_k());
     k->b_stride = std::uint64_t(kp.n * kp.k * input_bytes(op.dtype));
     k->c_stride = std::uint64_t(kp.m * kp.n * output_bytes(op.dtype));

@@ -7,6 +7,7 @@
 
 #include "models/kernels/csr_plan.h"
 #include "models/kernels/i_kernel.h"
+#include "models/kernels/index_fetch.h"
 #include "models/kernels/mainloop_cta.h"
 
 namespace stcsim {
@@ -28,21 +29,15 @@ class CsrCta : public MainloopCta {
 
  private:
   Start start(Cycle now) override {
-    if (!index_issued_) {  // each row's two row_ptr entries (rows are scattered by the row swizzle)
-      index_req_ = MemRequest{};
-      for (auto r : panel_.rows) index_req_.runs.push_back(RowRun{k_.base.index + std::uint64_t(r) * 4, 8, 1, 0});
-      sm_.submit(index_req_);
-      index_issued_ = true;
-      index_issue_cycle_ = now;
+    if (!index_.issued()) {  // each row's two row_ptr entries (rows are scattered by the row swizzle)
+      for (auto r : panel_.rows) index_.request().runs.push_back(RowRun{k_.base.index + std::uint64_t(r) * 4, 8, 1, 0});
+      index_.issue(sm_, now);
       wake_ = kPending;
       return Start::Waiting;
     }
-    if (!reached(index_req_.done, now)) {
-      wake_ = index_req_.done;
-      return Start::Waiting;
-    }
+    if (!index_.back(now, wake_)) return Start::Waiting;
     // Row offsets in: the prologue stages can be addressed.
-    sm_.counters.index_wait_cycles += now - index_issue_cycle_;
+    sm_.counters.index_wait_cycles += now - index_.issued_at();
     if (ktiles_ == 0) return Start::NoWork;
     issue_prologue(now);
     return Start::Ready;
@@ -132,9 +127,7 @@ class CsrCta : public MainloopCta {
   const CsrPanel& panel_;
   int slot_;
   std::vector<Cycle> l1_ready_;  // per stage buffer, when its L1 hits land
-  MemRequest index_req_;
-  bool index_issued_ = false;
-  Cycle index_issue_cycle_ = 0;
+  IndexFetch index_;
 };
 
 std::unique_ptr<CtaProgram> CsrLaunch::start_cta(const CtaTask& t, int slot, SmContext& sm) const {

@@ -2,10 +2,9 @@
 
 #include <algorithm>
 
-#include "models/kernels/i_kernel.h"
 #include "models/kernels/mainloop_cta.h"
-#include "models/kernels/smem_tile_layout.h"
 #include "models/kernels/split_k_reduce.h"
+#include "models/kernels/tensor_core_kernel.h"
 #include "models/kernels/tensor_core_ktile.h"
 
 namespace stcsim {
@@ -39,9 +38,8 @@ std::vector<CtaTask> multistage_cta_order(const GemmOp& op, const KernelMapping&
 namespace {
 
 struct MultistageLaunch : KernelLaunch, GemmTensors {
-  int splits = 1;             // non-empty K slices (partials the reduction reads)
-  int mma_per_warp_ksub = 0;  // (warp_m / mma m) * (warp_n / mma n)
-  std::vector<std::vector<int>> wavefronts;  // [warp][k-sub within a k-tile]
+  int splits = 1;  // non-empty K slices (partials the reduction reads)
+  TensorCoreWarps warp_work;
   std::unique_ptr<CtaProgram> start_cta(const CtaTask& t, int slot, SmContext& sm) const override;
 };
 
@@ -49,9 +47,7 @@ class MultistageCta : public MainloopCta {
  public:
   MultistageCta(const MultistageLaunch& k, const CtaTask& t, int slot, SmContext& sm)
       : MainloopCta(t, k.map.stages, int((t.k_end - t.k_begin + k.map.cta_k - 1) / k.map.cta_k), sm), k_(k),
-        slot_(slot), warps_(std::size_t(k.map.warps())) {
-    for (auto& w : warps_) w.acc_ready.assign(std::size_t(k.mma_per_warp_ksub), 0.0);
-  }
+        slot_(slot), warps_(k.warp_work.fresh_warps()) {}
 
  private:
   Start start(Cycle now) override {
@@ -89,7 +85,7 @@ class MultistageCta : public MainloopCta {
   void compute_ktile(Cycle barrier, StallCause cause, double fill_bytes) override {
     const std::int64_t k0 = task_.k_begin + std::int64_t(kt_) * k_.map.cta_k;
     const int kb = int(std::min<std::int64_t>(k_.map.cta_k, task_.k_end - k0));
-    compute_tensor_core_ktile(sm_, TensorCoreKtile{k_.mma, k_.mma_per_warp_ksub, k_.wavefronts}, slot_, warps_, kb,
+    compute_tensor_core_ktile(sm_, k_.warp_work, slot_, warps_, kb,
                               barrier, cause, fill_bytes, barrier_ready_, mma_done_);
   }
 
@@ -108,51 +104,28 @@ std::unique_ptr<CtaProgram> MultistageLaunch::start_cta(const CtaTask& t, int sl
   return std::make_unique<MultistageCta>(*this, t, slot, sm);
 }
 
-class MultistageGemm : public IKernel {
+class MultistageGemm : public TensorCoreKernel {
  public:
   std::string name() const override { return "multistage_gemm"; }
   std::string description() const override {
     return "tensor-core GEMM, CUTLASS sm80 multistage mainloop (cp.async stages, ldmatrix, mma.sync; mma.sp for "
            "N:M weights); split-K partials reduced by split_k_reduce";
   }
-  std::vector<ParamDecl> params() const override { return MappingRequest::params(); }
   int auto_priority() const override { return 1; }  // the default: any op no other kernel takes
   bool auto_pick(const GemmOp& op, const MappingRequest&) const override { return !op.block_sparse(); }
   std::string cannot_run(const GemmOp& op, const KernelEnv& env) const override {
     if (op.block_sparse()) return "multistage_gemm runs dense or N:M weights, not a block map (use block_sparse_gemm)";
-    if (!env.tc.supports(op.kind())) return "this GPU's tensor cores have " + env.tc.unsupported_reason(op.kind());
-    return "";
-  }
-  KernelMapping mapping(const GemmOp& op, const KernelEnv& env) const override {
-    return choose_mapping(kernel_problem(op), env.chooser(op.kind()), env.request);
-  }
-  Occupancy occupancy(const GemmOp& op, const KernelMapping& map, const KernelEnv& env) const override {
-    return stcsim::occupancy(map, env.sm, op.kind());
+    return unsupported_instruction(op, env);
   }
 
   KernelPlan plan(const GemmOp& op, const KernelEnv& env, const Allocate& allocate) const override {
-    KernelPlan p;
-    p.map = mapping(op, env);
-    p.occupancy = occupancy(op, p.map, env);
+    KernelPlan p = start_plan(op, env);
     const KernelMapping& map = p.map;
-    const MmaKind kind = op.kind();
     const GemmOp kp = kernel_problem(op);
-    TensorAddresses addr;
-    const double nb = op.batch;
-    addr.a = allocate(nb * kp.m * kp.k * kind.a_bytes_per_k());
-    // Metadata is padded to whole tiles (stored tile by tile).
-    addr.meta =
-        kind.sparsity.dense() ? 0 : allocate(nb * (kp.m + map.cta_m) * (kp.k + map.cta_k) * kind.meta_bytes_per_k());
-    addr.b = allocate(nb * kp.n * kp.k * input_bytes(op.dtype));
-    addr.c = allocate(nb * op.m * op.n * output_bytes(op.dtype));
-    addr.workspace = map.split_k > 1 ? allocate(nb * 4.0 * map.split_k * op.m * op.n) : 0;
-
     auto k = std::make_unique<MultistageLaunch>();
-    static_cast<GemmTensors&>(*k) = GemmTensors(op, map, addr);
+    static_cast<GemmTensors&>(*k) = GemmTensors(op, map, allocate_operands(op, map, allocate));
     k->ctas_per_sm = p.occupancy.ctas_per_sm;
-    const auto s = k->mma.shape();
-    k->mma_per_warp_ksub = (map.warp_m / s.m) * (map.warp_n / s.n);
-    k->wavefronts = ldmatrix_wavefronts(map, k->mma, env.smem);
+    k->warp_work = TensorCoreWarps(map, k->mma, env.smem);
     const std::int64_t tiles_m = (kp.m + map.cta_m - 1) / map.cta_m;
     const std::int64_t ktiles = (kp.k + map.cta_k - 1) / map.cta_k;
     k->a_stride = std::uint64_t(double(kp.m) * kp.k * k->mma.a_bytes_per_k());

@@ -2,25 +2,15 @@
 
 #include <algorithm>
 
+#include "models/common/smem_swizzle.h"
+
 namespace stcsim {
 
 std::uint32_t smem_offset(SmemLayout layout, int row, int chunk, int row_bytes, int tile_rows) {
   switch (layout) {
     case SmemLayout::Naive: return std::uint32_t(row * row_bytes + chunk * 16);
     case SmemLayout::Padded: return std::uint32_t(row * (row_bytes + 16) + chunk * 16);
-    case SmemLayout::Swizzled: {
-      if (row_bytes >= 128) {
-        // Rows are cut into 128-byte panels stored one after another (as CUTLASS tiles
-        // K in 64-element blocks); within a panel, chunk ^= row % 8 (Swizzle<3,4,3>),
-        // so eight rows read at one column hit eight different chunks.
-        const int panel = chunk / 8, c = chunk % 8;
-        return std::uint32_t(panel * tile_rows * 128 + row * 128 + ((c ^ (row % 8)) * 16));
-      }
-      // Narrow rows share a 128-byte line: XOR the chunk with the line index.
-      const std::uint32_t o = std::uint32_t(row * row_bytes + chunk * 16);
-      const std::uint32_t line = o / 128, c = (o % 128) / 16;
-      return line * 128 + ((c ^ (line % 8)) * 16);
-    }
+    case SmemLayout::Swizzled: return swizzled_smem_offset(row, chunk, row_bytes, tile_rows);
   }
   return 0;
 }

@@ -2,9 +2,23 @@
 
 #include <algorithm>
 
+#include "models/kernels/smem_tile_layout.h"
+
 namespace stcsim {
 
-void compute_tensor_core_ktile(SmContext& sm, const TensorCoreKtile& t, int slot, std::vector<WarpState>& warps,
+TensorCoreWarps::TensorCoreWarps(const KernelMapping& map, const MmaKind& kind, const ISharedMemory& smem)
+    : mma(kind),
+      mma_per_warp_ksub((map.warp_m / kind.shape().m) * (map.warp_n / kind.shape().n)),
+      wavefronts(ldmatrix_wavefronts(map, kind, smem)),
+      warps(map.warps()) {}
+
+std::vector<WarpState> TensorCoreWarps::fresh_warps() const {
+  std::vector<WarpState> w(static_cast<std::size_t>(warps));
+  for (auto& ws : w) ws.acc_ready.assign(std::size_t(mma_per_warp_ksub), 0.0);
+  return w;
+}
+
+void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot, std::vector<WarpState>& warps,
                                int k_elems, Cycle barrier, StallCause cause, double fill_bytes, Cycle& barrier_ready,
                                Cycle& mma_done) {
   const auto shape = t.mma.shape();

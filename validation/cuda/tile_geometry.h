@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "models/common/smem_swizzle.h"
+
 #if defined(__CUDACC__)
 #define STCSIM_HD __host__ __device__
 #else
@@ -77,20 +79,10 @@ STCSIM_HD constexpr int kernel_smem_bytes(GemmKernel k, int cta_m, int cta_n, in
              : epilogue_bytes(cta_m, cta_n, out_bytes);
 }
 
-// Byte offset of 16-byte chunk `chunk` of row `row` in a tile of `tile_rows` rows of
-// `row_bytes` bytes, in the simulator's "swizzled" layout (models/sm/kernel_launch.cpp,
-// smem_offset; tests/validation checks the two agree): rows of >= 128 bytes are cut into
-// 128-byte panels stored one after another, chunk ^= row % 8 within a panel; narrower rows
-// share 128-byte lines and the chunk is XORed with the line index.
-STCSIM_HD constexpr std::uint32_t swizzled_offset(int row, int chunk, int row_bytes,
-                                                  int tile_rows) {
-  if (row_bytes >= 128) {
-    const int panel = chunk / 8, c = chunk % 8;
-    return std::uint32_t(panel * tile_rows * 128 + row * 128 + ((c ^ (row % 8)) * 16));
-  }
-  const std::uint32_t o = std::uint32_t(row * row_bytes + chunk * 16);
-  const std::uint32_t line = o / 128, c = (o % 128) / 16;
-  return line * 128 + ((c ^ (line % 8)) * 16);
+// The simulator's "swizzled" layout, from its one home (models/common/smem_swizzle.h);
+// tests/validation checks the kernels' addressing against the simulator's smem_offset.
+STCSIM_HD constexpr std::uint32_t swizzled_offset(int row, int chunk, int row_bytes, int tile_rows) {
+  return swizzled_smem_offset(row, chunk, row_bytes, tile_rows);
 }
 
 }  // namespace stcsim::validation

@@ -1,0 +1,30 @@
+// What the tensor-core GEMM kernels (multistage_gemm, block_sparse_gemm) share: the
+// mapping chooser, occupancy by the SM's resources, the check that the tensor cores run
+// the op's instruction, and the operand tensors they allocate.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "models/kernels/gemm_tensors.h"
+#include "models/kernels/i_kernel.h"
+
+namespace stcsim {
+
+class TensorCoreKernel : public IKernel {
+ public:
+  std::vector<ParamDecl> params() const override;  // the mapping's tile keys
+  KernelMapping mapping(const GemmOp& op, const KernelEnv& env) const override;
+  Occupancy occupancy(const GemmOp& op, const KernelMapping& map, const KernelEnv& env) const override;
+
+ protected:
+  // Empty when this GPU's tensor cores run the op's instruction, else why not.
+  static std::string unsupported_instruction(const GemmOp& op, const KernelEnv& env);
+  // A mapping and occupancy chosen, no launch yet.
+  KernelPlan start_plan(const GemmOp& op, const KernelEnv& env) const;
+  // A (values of the dense-sized weight, compressed when N:M), its metadata (N:M only,
+  // padded to whole tiles as it is stored tile by tile), B, D and the split-K workspace,
+  // allocated in that order.
+  static TensorAddresses allocate_operands(const GemmOp& op, const KernelMapping& map, const Allocate& allocate);
+};
+
+}  // namespace stcsim
