@@ -16,6 +16,7 @@ packages=(
   gnuplot-nox         # PNG plots (validate, sweep reports)
   slurm-wlm munge     # the single-node Slurm test of job-array sweeps
   yosys               # RTL area proxy (tests/rtl)
+  clang libclang-rt-dev  # libFuzzer and sanitizer runtimes (tests/fuzz, scripts/asan.sh)
 )
 
 missing=()
