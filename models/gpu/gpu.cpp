@@ -8,19 +8,6 @@
 
 namespace stcsim {
 
-std::string pick_limiter(const OpResult& r) {
-  const std::pair<const char*, double> u[] = {{"tensor", r.util_tensor},
-                                              {"smem", r.util_smem},
-                                              {"l2", r.util_l2},
-                                              {"dram", r.util_dram},
-                                              {"l2_link", r.util_l2_link},
-                                              {"cuda_cores", r.util_cuda}};
-  auto best = u[0];
-  for (const auto& x : u)
-    if (x.second > best.second) best = x;
-  return best.second >= 0.5 ? best.first : "latency";
-}
-
 Gpu::Gpu(sc_core::sc_module_name name, const HardwareSections& hw) : sc_module(name) {
   gpu_ = GpuSpec::from(hw.at("gpu").params);
   sm_ = SmSpec::from(hw.at("sm").params);
@@ -166,7 +153,6 @@ OpResult Gpu::collect(const GemmOp& op, const IKernel& kernel, const KernelPlan&
   r.cycles = std::max(1.0, end - start);
   r.seconds = r.cycles / (gpu_.clock_mhz * 1e6);
   r.flops = op.flops();
-  r.tflops = r.flops / r.seconds / 1e12;
   r.peak_tflops = peak_tflops(op.kind());
   r.products = op.products();
   r.peak_products_per_second = peak_products_per_second(op.kind());
@@ -188,13 +174,12 @@ OpResult Gpu::collect(const GemmOp& op, const IKernel& kernel, const KernelPlan&
   r.l2_read_hit_rate = reads > 0 ? 1.0 - misses / reads : 0;
   r.dram_read_bytes = now.mem.dram_read_bytes - s0.mem.dram_read_bytes;
   r.dram_write_bytes = now.mem.dram_write_bytes - s0.mem.dram_write_bytes;
-  r.dram_gbps = (r.dram_read_bytes + r.dram_write_bytes) / r.seconds / 1e9;
   for (int i = 0; i < int(StallCause::kCount); ++i) r.stalls.cycles[i] = now.stalls.cycles[i] - s0.stalls.cycles[i];
-  r.limiter = pick_limiter(r);
   SmActivity act;
   act.index_wait_cycles = now.index_wait - s0.index_wait;
   act.cta_cycles = now.cta_cycles - s0.cta_cycles;
   kernel.report(op, plan, *env_, act, r);
+  StatRegistry<OpResult>::recompute(r);  // tflops, dram_gbps, limiter (op_stats.cpp)
   return r;
 }
 

@@ -1,4 +1,8 @@
-// What the simulator reports for one GEMM (or the total over several).
+// What the simulator reports for one GEMM (or the total over several). Each reported
+// field is declared as a stat (sim/core/stat.h) where it is produced: the GPU's in
+// models/gpu/op_stats.cpp, a kernel's in its own file, the dense comparison's in
+// sim/driver/run_driver.cpp; stats.json and the totals are written from those
+// declarations.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -10,11 +14,9 @@
 #include "models/functional/dot_unit.h"
 #include "models/mapping/kernel_mapping.h"
 #include "models/sm/stall_counters.h"
+#include "sim/core/stat.h"
 
 namespace stcsim {
-
-// A statistic only one kernel produces (JSON number or string).
-using KernelStatValue = std::variant<double, std::int64_t, std::string>;
 
 struct OpResult {
   GemmOp op;
@@ -54,10 +56,11 @@ struct OpResult {
   std::string accumulation;
   bool on_cuda_cores = false;
   std::string weight_path;  // e.g. "block-skipping kernel" (empty: not exploited)
-  // The kernel's own statistics, written under `kernel_section` in stats.json.
-  std::string kernel_section;
-  std::vector<std::pair<std::string, KernelStatValue>> kernel_stats;
+  // Stats with no member here, set by their producer (a kernel's own counters).
+  StatSlots stats;
 };
+
+using OpStat = Stat<OpResult>;
 
 // The resource that bounds the run: the most utilised of tensor, smem, l2, dram and
 // l2_link; "latency" when none is at least half busy.

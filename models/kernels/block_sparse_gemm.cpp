@@ -18,6 +18,26 @@ namespace stcsim {
 
 namespace {
 
+// This kernel's stats (sim/core/stat.h), set by report().
+constexpr const char* kProducer = "kernel block_sparse_gemm";
+const OpStat kBlockRows{{"block_sparse.block_rows", "elements", "rows of a weight block", StatTotal::kNone, kProducer},
+                        stat_slot<OpResult>()};
+const OpStat kBlockCols{{"block_sparse.block_cols", "elements", "columns of a weight block", StatTotal::kNone,
+                         kProducer},
+                        stat_slot<OpResult>()};
+const OpStat kDensity{{"block_sparse.density", "0..1", "fraction of weight blocks kept", StatTotal::kNone, kProducer},
+                      stat_slot<OpResult>()};
+const OpStat kImbalance{{"block_sparse.imbalance", "ratio", "max over mean kept K per CTA", StatTotal::kNone,
+                         kProducer},
+                        stat_slot<OpResult>()};
+const OpStat kIndexWait{{"block_sparse.index_wait_cycles_per_cta", "cycles",
+                         "cycles a CTA waited on its block indices (fetch + decode)", StatTotal::kNone, kProducer},
+                        stat_slot<OpResult>()};
+const OpStat kIndexWaitFraction{{"block_sparse.index_wait_fraction", "0..1",
+                                 "index waits as a fraction of the CTAs' summed lifetimes", StatTotal::kNone,
+                                 kProducer},
+                                stat_slot<OpResult>()};
+
 struct BlockSparseLaunch : KernelLaunch, GemmTensors {
   std::vector<PanelPlan> panels;  // per row panel: the kept blocks' k-tiles
   TensorCoreWarps warp_work;
@@ -174,13 +194,12 @@ class BlockSparseGemm : public TensorCoreKernel {
     r.block_imbalance = panel_imbalance(k.panels, tiles_m, k.op.batch, tiles_n);
     r.index_wait_cycles_per_cta = act.index_wait_cycles / std::max(1.0, r.ctas);
     r.index_wait_fraction = act.cta_cycles > 0 ? act.index_wait_cycles / act.cta_cycles : 0;
-    r.kernel_section = "block_sparse";
-    r.kernel_stats = {{"block_rows", std::int64_t(op.block_map->r)},
-                      {"block_cols", std::int64_t(op.block_map->c)},
-                      {"density", r.block_density},
-                      {"imbalance", r.block_imbalance},
-                      {"index_wait_cycles_per_cta", r.index_wait_cycles_per_cta},
-                      {"index_wait_fraction", r.index_wait_fraction}};
+    r.stats.set(kBlockRows.info(), std::int64_t(op.block_map->r));
+    r.stats.set(kBlockCols.info(), std::int64_t(op.block_map->c));
+    r.stats.set(kDensity.info(), r.block_density);
+    r.stats.set(kImbalance.info(), r.block_imbalance);
+    r.stats.set(kIndexWait.info(), r.index_wait_cycles_per_cta);
+    r.stats.set(kIndexWaitFraction.info(), r.index_wait_fraction);
     r.weight_path = "block-skipping kernel";
   }
 };

@@ -14,6 +14,18 @@ namespace stcsim {
 
 namespace {
 
+// This kernel's stats (sim/core/stat.h), set by report().
+constexpr const char* kProducer = "kernel csr_spmm";
+const OpStat kKernel{{"csr.kernel", "-", "the algorithm", StatTotal::kNone, kProducer}, stat_slot<OpResult>()};
+const OpStat kDensity{{"csr.density", "0..1", "fraction of weights kept", StatTotal::kNone, kProducer},
+                      stat_slot<OpResult>()};
+const OpStat kNonzeros{{"csr.nonzeros", "weights", "kept weights", StatTotal::kNone, kProducer}, stat_slot<OpResult>()};
+const OpStat kImbalance{{"csr.imbalance", "ratio", "max over mean nonzeros per CTA", StatTotal::kNone, kProducer},
+                        stat_slot<OpResult>()};
+const OpStat kIndexWait{{"csr.index_wait_cycles_per_cta", "cycles",
+                         "cycles a CTA waited on its row_ptr entries", StatTotal::kNone, kProducer},
+                        stat_slot<OpResult>()};
+
 struct CsrLaunch : KernelLaunch, GemmTensors {
   std::vector<CsrPanel> panels;
   double cycles_per_nnz = 0;           // per warp (one row) per nonzero
@@ -220,12 +232,11 @@ class CsrSpmm : public IKernel {
     // weight adds an exact zero product).
     r.accumulation = "ieee_sequential";
     r.weight_path = "CSR SpMM on CUDA cores";
-    r.kernel_section = "csr";
-    r.kernel_stats = {{"kernel", std::string("row-split CSR SpMM on CUDA cores")},
-                      {"density", r.block_density},
-                      {"nonzeros", std::int64_t(op.block_map->nnz())},
-                      {"imbalance", r.block_imbalance},
-                      {"index_wait_cycles_per_cta", r.index_wait_cycles_per_cta}};
+    r.stats.set(kKernel.info(), std::string("row-split CSR SpMM on CUDA cores"));
+    r.stats.set(kDensity.info(), r.block_density);
+    r.stats.set(kNonzeros.info(), std::int64_t(op.block_map->nnz()));
+    r.stats.set(kImbalance.info(), r.block_imbalance);
+    r.stats.set(kIndexWait.info(), r.index_wait_cycles_per_cta);
   }
 };
 

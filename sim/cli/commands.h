@@ -12,6 +12,7 @@ using Command = std::function<int()>;
 Command add_run_command(CLI::App& app);
 Command add_presets_command(CLI::App& app);
 Command add_components_command(CLI::App& app);
+Command add_stats_command(CLI::App& app);
 Command add_models_command(CLI::App& app);
 Command add_trace_command(CLI::App& app);
 Command add_validate_command(CLI::App& app);

@@ -27,6 +27,7 @@ int sc_main(int argc, char* argv[]) {
   add(stcsim::add_run_command);
   add(stcsim::add_presets_command);
   add(stcsim::add_components_command);
+  add(stcsim::add_stats_command);
   add(stcsim::add_models_command);
   add(stcsim::add_trace_command);
   add(stcsim::add_validate_command);

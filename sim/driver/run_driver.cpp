@@ -11,43 +11,38 @@
 
 namespace stcsim {
 
+// The comparison with the dense twin (compare_with_dense, and over the run in
+// run_simulation), written for sparse ops and totals that include one.
+namespace {
+constexpr const char* kDriver = "run driver (dense twin)";
+bool compared(const OpResult& r) { return r.dense_cycles > 0; }
+const OpStat dense_cycles{{"dense_cycles", "cycles", "the same GEMM run dense on the same GPU (sparse runs only); "
+                           "the total: over the sparse ops' twins",
+                           StatTotal::kSeparate, kDriver},
+                          field(&OpResult::dense_cycles), compared};
+const OpStat speedup{{"speedup_vs_dense", "ratio", "dense seconds / sparse seconds; the total: over the sparse ops "
+                      "and their twins",
+                      StatTotal::kSeparate, kDriver},
+                     field(&OpResult::speedup), compared};
+const OpStat work_reduction{{"reduction_factors.work_reduction", "ratio",
+                             "real multiplies, dense over sparse (the speedup is the product of the three factors)",
+                             StatTotal::kSeparate, kDriver},
+                            field(&OpResult::work_reduction), compared};
+const OpStat efficiency_ratio{{"reduction_factors.efficiency_ratio", "ratio",
+                               "achieved over peak rate of real multiplies, sparse over dense", StatTotal::kSeparate,
+                               kDriver},
+                              field(&OpResult::efficiency_ratio), compared};
+const OpStat capability_ratio{{"reduction_factors.capability_ratio", "ratio",
+                               "peak rate of real multiplies, sparse over dense", StatTotal::kSeparate, kDriver},
+                              field(&OpResult::capability_ratio), compared};
+}  // namespace
+
 OpResult total_of(const std::vector<OpResult>& ops) {
   OpResult t;
   t.op.name = "total";
-  double w = 0;
-  for (const auto& r : ops) {
-    t.cycles += r.cycles;
-    t.seconds += r.seconds;
-    t.flops += r.flops;
-    t.products += r.products;
-    t.pipe_cycles += r.pipe_cycles;
-    t.pipe_busy += r.pipe_busy;
-    t.dram_read_bytes += r.dram_read_bytes;
-    t.dram_write_bytes += r.dram_write_bytes;
-    t.ctas += r.ctas;
-    for (int i = 0; i < int(StallCause::kCount); ++i) t.stalls.cycles[i] += r.stalls.cycles[i];
-    t.util_tensor += r.util_tensor * r.cycles;
-    t.util_smem += r.util_smem * r.cycles;
-    t.util_l2 += r.util_l2 * r.cycles;
-    t.util_dram += r.util_dram * r.cycles;
-    t.util_l2_link += r.util_l2_link * r.cycles;
-    t.l2_read_hit_rate += r.l2_read_hit_rate * r.cycles;
-    t.util_cuda += r.util_cuda * r.cycles;
-    t.peak_tflops = std::max(t.peak_tflops, r.peak_tflops);
-    w += r.cycles;
-  }
-  if (w > 0) {
-    t.util_tensor /= w;
-    t.util_smem /= w;
-    t.util_l2 /= w;
-    t.util_dram /= w;
-    t.util_l2_link /= w;
-    t.l2_read_hit_rate /= w;
-    t.util_cuda /= w;
-  }
-  t.tflops = t.seconds > 0 ? t.flops / t.seconds / 1e12 : 0;
-  t.dram_gbps = t.seconds > 0 ? (t.dram_read_bytes + t.dram_write_bytes) / t.seconds / 1e9 : 0;
-  t.limiter = pick_limiter(t);
+  StatRegistry<OpResult>::total(ops, &OpResult::cycles, t);
+  // Not a reported stat but what stall_pipe_cycles.no_work is formed from.
+  for (const auto& r : ops) t.pipe_cycles += r.pipe_cycles;
   return t;
 }
 
