@@ -6,15 +6,16 @@
 namespace stcsim {
 
 std::vector<ParamDecl> HbmDramSpec::params() {
+  const HbmDramSpec d;  // defaults: the struct's initialisers (hbm_dram.h)
   return {
       float_param("bandwidth_gbps", "GB/s", std::nullopt, 1, 1e6,
                   "datasheet peak bandwidth (1 GB = 1e9 bytes)"),
       int_param("channels", "channels", std::nullopt, 1, 1024, "independent channels"),
-      float_param("latency_ns", "ns", 180.0, 0, 1e5,
+      float_param("latency_ns", "ns", d.latency_ns, 0, 1e5,
                   "added latency of a miss beyond the L2 hit latency"),
-      float_param("efficiency", "-", 0.92, 0.05, 1.0,
+      float_param("efficiency", "-", d.efficiency, 0.05, 1.0,
                   "sustained fraction of peak (refresh, turnaround, row misses)"),
-      int_param("interleave_bytes", "bytes", 256, 32, 1 << 20,
+      int_param("interleave_bytes", "bytes", d.interleave_bytes, 32, 1 << 20,
                 "contiguous bytes mapped to one channel before the hash moves on"),
   };
 }

@@ -11,6 +11,8 @@
 
 namespace stcsim {
 
+// The initialisers are the parameters' defaults, read by params(); keys the config must
+// give keep the A100's figure for specs built in code.
 struct HbmDramSpec {
   double bandwidth_gbps = 1555;
   int channels = 40;

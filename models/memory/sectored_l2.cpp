@@ -6,15 +6,16 @@
 namespace stcsim {
 
 std::vector<ParamDecl> SectoredL2Spec::params() {
+  const SectoredL2Spec d;  // defaults: the struct's initialisers (sectored_l2.h)
   return {
       int_param("capacity_kib", "KiB", std::nullopt, 64, 1 << 24, "total L2 capacity"),
-      int_param("line_bytes", "bytes", 128, 32, 1024, "cache line (tag) size"),
-      int_param("sector_bytes", "bytes", 32, 8, 1024, "sector size: the unit fetched from DRAM"),
-      int_param("ways", "ways", 16, 1, 64, "associativity"),
+      int_param("line_bytes", "bytes", d.line_bytes, 32, 1024, "cache line (tag) size"),
+      int_param("sector_bytes", "bytes", d.sector_bytes, 8, 1024, "sector size: the unit fetched from DRAM"),
+      int_param("ways", "ways", d.ways, 1, 64, "associativity"),
       int_param("slices", "slices", std::nullopt, 1, 1024, "number of L2 slices (banks)"),
-      float_param("slice_bytes_per_cycle", "bytes/cycle", 64.0, 1, 4096,
+      float_param("slice_bytes_per_cycle", "bytes/cycle", d.slice_bytes_per_cycle, 1, 4096,
                   "data bandwidth of one slice per core cycle"),
-      int_param("hit_latency_cycles", "cycles", 200, 1, 10000,
+      int_param("hit_latency_cycles", "cycles", d.hit_latency, 1, 10000,
                 "load-to-use latency of an L2 hit seen by an SM"),
   };
 }

@@ -12,6 +12,8 @@
 
 namespace stcsim {
 
+// The initialisers are the parameters' defaults, read by params(); keys the config must
+// give keep the A100's figure for specs built in code.
 struct SectoredL2Spec {
   std::int64_t capacity_kib = 40960;
   int line_bytes = 128;

@@ -15,32 +15,33 @@ GpuSpec GpuSpec::from(const ParamSet& p) {
 }
 
 std::vector<ParamDecl> SmSpec::params() {
+  const SmSpec d;  // the defaults are the struct's initialisers, written once (sm_spec.h)
   return {
-      int_param("sub_cores", "sub-cores", 4, 1, 16,
+      int_param("sub_cores", "sub-cores", d.sub_cores, 1, 16,
                 "processing blocks per SM, each with a warp scheduler and a tensor-core pipe"),
-      int_param("max_threads", "threads", 2048, 32, 8192, "resident threads per SM"),
-      int_param("max_ctas", "CTAs", 32, 1, 128, "resident CTAs per SM"),
-      int_param("registers", "32-bit registers", 65536, 1024, 1 << 20, "register file per SM"),
-      int_param("max_regs_per_thread", "registers", 255, 16, 1024, "register limit per thread"),
+      int_param("max_threads", "threads", d.max_threads, 32, 8192, "resident threads per SM"),
+      int_param("max_ctas", "CTAs", d.max_ctas, 1, 128, "resident CTAs per SM"),
+      int_param("registers", "32-bit registers", d.registers, 1024, 1 << 20, "register file per SM"),
+      int_param("max_regs_per_thread", "registers", d.max_regs_per_thread, 16, 1024, "register limit per thread"),
       int_param("smem_kib", "KiB", std::nullopt, 1, 1 << 16,
                 "shared memory per SM available to CTAs"),
       int_param("max_smem_per_cta_kib", "KiB", std::nullopt, 1, 1 << 16,
                 "largest shared-memory allocation of one CTA"),
-      float_param("l2_link_bytes_per_cycle", "bytes/cycle", 64.0, 1, 4096,
+      float_param("l2_link_bytes_per_cycle", "bytes/cycle", d.l2_link_bytes_per_cycle, 1, 4096,
                   "bandwidth between one SM and the L2, each direction"),
-      int_param("cta_launch_cycles", "cycles", 200, 0, 100000,
+      int_param("cta_launch_cycles", "cycles", d.cta_launch_cycles, 0, 100000,
                 "cycles from a CTA slot freeing to the next CTA's first instruction"),
-      int_param("block_index_latency_cycles", "cycles", 32, 0, 100000,
+      int_param("block_index_latency_cycles", "cycles", d.block_index_latency_cycles, 0, 100000,
                 "block-sparse kernels: decode latency of the block-index unit after the CTA's "
                 "row_ptr/col_idx slice arrives (address generation for the gathers)"),
-      float_param("block_index_blocks_per_cycle", "blocks/cycle", 2.0, 0.01, 1024,
+      float_param("block_index_blocks_per_cycle", "blocks/cycle", d.block_index_blocks_per_cycle, 0.01, 1024,
                   "block-sparse kernels: block indices the unit decodes per cycle per CTA"),
-      int_param("fp32_lanes_per_sub_core", "FMA/cycle", 16, 1, 1024,
+      int_param("fp32_lanes_per_sub_core", "FMA/cycle", d.fp32_lanes_per_sub_core, 1, 1024,
                 "FP32 FMA lanes (CUDA cores) per sub-core: a warp-wide FMA takes 32/lanes cycles"),
-      int_param("l1_kib", "KiB", 128, 0, 1 << 16,
+      int_param("l1_kib", "KiB", d.l1_kib, 0, 1 << 16,
                 "L1 data cache left beside the shared-memory carve-out (caches the CSR kernel's "
                 "activation gathers; the tensor-core kernels bypass it with cp.async.cg)"),
-      int_param("l1_hit_latency_cycles", "cycles", 33, 1, 100000, "L1 hit latency of a global load"),
+      int_param("l1_hit_latency_cycles", "cycles", d.l1_hit_latency_cycles, 1, 100000, "L1 hit latency of a global load"),
   };
 }
 

@@ -8,6 +8,10 @@
 
 namespace stcsim {
 
+// Each spec's member initialisers are its parameters' defaults: params() reads them from
+// a default-constructed spec. A parameter the config must give (declared without a
+// default) still has an initialiser, the A100's figure, for specs built in code (tests,
+// the mapping chooser).
 struct GpuSpec {
   double clock_mhz = 1410;
   int num_sms = 108;
