@@ -20,11 +20,14 @@
 # write synthetic files; no GPU is touched).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
+# Named on every configure: a build folder configured before a target existed keeps its cache.
+targets="harness;ubench;bitcapture"
+export root targets  # the steps that are shell functions run in their own bash
 
 prepare() {
   "$root/validation/standalone/carry_headers.sh" "$root/build-validation/carry/include" || exit 1
   ${CMAKE:-cmake} -S "$root/validation/standalone" -B "$root/build-validation" -G Ninja \
-    -DCMAKE_BUILD_TYPE=Release || exit 1
+    -DCMAKE_BUILD_TYPE=Release -DSTCSIM_STANDALONE_TARGETS="$targets" || exit 1
   ${CMAKE:-cmake} --build "$root/build-validation" || exit 1
   du -sh "$root/build-validation/bin" "$root/build-validation/carry"
   echo "carry: build-validation/bin build-validation/carry (see docs/validation.md)"
@@ -101,7 +104,7 @@ step() {
 }
 
 # ---- plan ----
-plan="env 20 | binaries (use carried, else build) 240 | smoke 60 | ubench 90 | bitcapture 45 | suite 200 | pytorch 60 | ncu 45"
+plan="env 20 | binaries (use carried, else build) 240 | smoke 60 | bitcapture 45 | ubench 90 | suite 200 | pytorch 60 | ncu 45"
 say "plan (seconds, each capped by the budget left): $plan"
 say "budget ${budget}s; output $out (at most 8 files); dry run: $dry"
 
@@ -142,7 +145,7 @@ build_dir=${STCSIM_CAMPAIGN_BUILD_DIR:-$root/build-validation-device}
 build() {
   local b=$1
   ${CMAKE:-cmake} -S "$root/validation/standalone" -B "$b" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DSTCSIM_CARRY_INCLUDE="$root/build-validation/carry/include" &&
+    -DSTCSIM_CARRY_INCLUDE="$root/build-validation/carry/include" -DSTCSIM_STANDALONE_TARGETS="$targets" &&
     ${CMAKE:-cmake} --build "$b" -j "$(nproc)"
 }
 if runs "$bin"; then
@@ -194,11 +197,15 @@ PY
   fi
 fi
 
+# ---- bit capture: raw bits of single mma/mma.sp/wgmma/wgmma.sp, compared offline ----
+if [ "$gpu" = yes ] && [ -x "$bin/stcsim_bitcapture" ]; then
+  note="stcsim_bitcompare bitcapture.bits, on the simulator's machine"
+  step bitcapture 45 "$bin/stcsim_bitcapture" --out "$work/bitcapture.bits" --timeout 30
+fi
+
 # ---- the suites, in order of value ----
 if [ "$gpu" = yes ]; then
   [ -x "$bin/stcsim_ubench" ] && step ubench 90 "$bin/stcsim_ubench" --out "$work/ubench.json"
-  [ -x "$bin/stcsim_bitcapture" ] &&
-    step bitcapture 45 "$bin/stcsim_bitcapture" --out "$work/bitcapture"
   if [ "$kernels" != none ]; then
     note="kernels: $kernels"
     step suite 200 "$bin/stcsim_validate_gpu" --suite issue7 --kernels "$kernels" --runs 20 \
@@ -219,7 +226,7 @@ if [ "$gpu" = yes ]; then
 fi
 
 # ---- pack: at most 8 files in OUTDIR ----
-for f in measurements.json smoke.json ubench.json pytorch.json; do
+for f in measurements.json smoke.json ubench.json pytorch.json bitcapture.bits; do
   [ -f "$work/$f" ] && cp "$work/$f" "$out/$f"
 done
 summary=$out/summary.txt

@@ -1,7 +1,7 @@
 #!/bin/bash
 # CPU test (ctest label `validation`): validation/campaign.sh end to end with STUB binaries
 # (tests/validation/campaign_stubs: synthetic files, no GPU), through every branch:
-#   A  carried binaries run; smoke drops the kernel family that faults; suites; packing
+#   A  carried binaries run; smoke drops the kernel family that faults; bit capture; suites; packing
 #   B  carried binaries absent: the build branch (stub cmake); no GPU: suites not run
 #   C  the suite hangs: its step times out, the parts are merged (--merge-only)
 # usage: campaign_dry_run.sh SOURCE_DIR
@@ -23,6 +23,11 @@ grep -q "budget 120s" "$tmp/a.out" || fail "A: budget not printed"
 grep -q "kernels kept: dense,sp24,cublas,cublaslt,cusparselt" "$tmp/a.out" || fail "A: bsr not dropped"
 grep -q "^env  *ok" "$cur/summary.txt" || fail "A: env step"
 grep -q "^smoke  *ok" "$cur/summary.txt" || fail "A: smoke step"
+grep -q "^bitcapture  *ok" "$cur/summary.txt" || fail "A: bitcapture step"
+[ -f "$cur/bitcapture.bits" ] || fail "A: bitcapture.bits missing"
+head -1 "$cur/bitcapture.bits" | grep -q stcsim-bitcapture/1 || fail "A: bitcapture.bits schema"
+# The plan (with its budget) lists the capture right after the smoke step.
+grep -q "smoke 60 | bitcapture 45 |" "$tmp/a.out" || fail "A: bitcapture not planned after smoke"
 grep -q "^suite  *ok .*kernels: dense,sp24,cublas" "$cur/summary.txt" || fail "A: suite step"
 [ -f "$cur/measurements.json" ] && [ -f "$cur/ubench.json" ] && [ -f "$cur/campaign_files.tar.gz" ] \
   || fail "A: files missing"
@@ -40,6 +45,7 @@ STCSIM_CAMPAIGN_BIN=$tmp/empty STCSIM_STUB_GPU=0 CMAKE=$stubs/cmake STCSIM_CAMPA
 grep -q "^build  *ok" "$cur/summary.txt" || fail "B: build step"
 grep -q "GPU: no" "$tmp/b.out" || fail "B: no-GPU branch"
 grep -q "^suite" "$cur/summary.txt" && fail "B: suite ran without a GPU"
+grep -q "^bitcapture" "$cur/summary.txt" && fail "B: bitcapture ran without a GPU"
 files_ok "$cur"
 
 # C

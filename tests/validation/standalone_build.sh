@@ -21,7 +21,9 @@ for b in "$work"/full/bin/*; do
   [ $rc -eq 0 ] || [ $rc -eq 77 ] || { echo "FAIL: $b --check-gpu exit $rc"; cat "$work/check.log"; exit 1; }
   echo "$(basename "$b"): starts (--check-gpu exit $rc)"
 done
-[ -x "$work/full/bin/stcsim_validate_gpu" ] || { echo "FAIL: no harness built"; exit 1; }
+for b in stcsim_validate_gpu stcsim_ubench stcsim_bitcapture; do
+  [ -x "$work/full/bin/$b" ] || { echo "FAIL: $b not built"; exit 1; }
+done
 # Without Boost: only nlohmann/ and CLI/ carried.
 mkdir -p "$work/noboost/include"
 rm -rf "$work/noboost/include/nlohmann" "$work/noboost/include/CLI"

@@ -49,13 +49,6 @@ std::vector<GemmSpec> issue7_suite() {
   return g;
 }
 
-std::string utc_now(const char* format) {
-  const std::time_t t = std::time(nullptr);
-  char buf[64];
-  std::strftime(buf, sizeof buf, format, std::gmtime(&t));
-  return buf;
-}
-
 std::string slug(const std::string& s) {
   std::string o;
   for (char c : s) o += std::isalnum(static_cast<unsigned char>(c)) ? char(std::tolower(c)) : '_';

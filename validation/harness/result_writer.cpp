@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -29,6 +30,13 @@ void write_file_atomic(const std::string& path, const std::string& text) {
     std::remove(tmp.c_str());
     throw std::runtime_error("cannot rename " + tmp + " to " + path);
   }
+}
+
+std::string utc_now(const char* format) {
+  const std::time_t t = std::time(nullptr);
+  char buf[64];
+  std::strftime(buf, sizeof buf, format, std::gmtime(&t));
+  return buf;
 }
 
 std::string parts_dir_for(const std::string& out_json) { return out_json + ".parts"; }

@@ -15,6 +15,9 @@ namespace stcsim::validation {
 // Throws std::runtime_error naming the path when any step fails.
 void write_file_atomic(const std::string& path, const std::string& text);
 
+// The time now in UTC, strftime `format` (ISO 8601 by default): what every file records.
+std::string utc_now(const char* format = "%Y-%m-%dT%H:%M:%SZ");
+
 // The parts folder of a measurement file: "<out>.parts" beside it.
 std::string parts_dir_for(const std::string& out_json);
 

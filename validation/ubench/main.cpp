@@ -11,13 +11,15 @@
 #include <fstream>
 #include <iostream>
 
-#include "validation/harness/cuda_check.h"
+#include "validation/harness/device_probe.h"
 #include "validation/harness/isolation.h"
 #include "validation/harness/result_writer.h"
 #include "validation/ubench/ubench.h"
 
 using namespace stcsim::ubench;
+using stcsim::validation::probe_device;
 using stcsim::validation::run_isolated;
+using stcsim::validation::utc_now;
 using stcsim::validation::write_file_atomic;
 using nlohmann::json;
 
@@ -32,15 +34,6 @@ json to_json(const Result& r) {
           {"samples", r.samples}, {"params", r.params}, {"what", r.what}};
 }
 }  // namespace stcsim::ubench
-
-namespace {
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  char buf[64];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
-}  // namespace
 
 int main(int argc, char** argv) {
   std::string out, only;
@@ -68,34 +61,13 @@ int main(int argc, char** argv) {
                                ("stcsim_ubench_" + std::to_string(::getpid())))
                                   .string();
   std::filesystem::create_directories(scratch);
-  const std::string progress = scratch + "/progress", dev_file = scratch + "/device.json";
-  // The device, in a child: this process never initialises CUDA.
-  const auto probe = run_isolated(
-      [&] {
-        int n = 0;
-        if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
-          std::cout << "skipped: no GPU\n";
-          return 77;
-        }
-        cudaDeviceProp p{};
-        CUDA_CHECK(cudaGetDeviceProperties(&p, 0));
-        const json d{{"name", p.name},
-                     {"compute_capability", std::to_string(p.major) + "." + std::to_string(p.minor)},
-                     {"sm_count", p.multiProcessorCount},
-                     {"l2_bytes", p.l2CacheSize},
-                     {"global_mem_bytes", (long long)p.totalGlobalMem},
-                     {"smem_per_block_optin", (long long)p.sharedMemPerBlockOptin}};
-        write_file_atomic(dev_file, d.dump());
-        return 0;
-      },
-      progress, timeout);
-  if (!probe.exited || probe.status != 0) {
+  const std::string progress = scratch + "/progress";
+  json dj;
+  const int probed = probe_device(scratch, timeout, dj);
+  if (probed != 0 || check_gpu) {
     std::filesystem::remove_all(scratch);
-    return probe.exited && probe.status == 77 ? 77 : 1;
+    return probed;
   }
-  if (check_gpu) return std::filesystem::remove_all(scratch), 0;
-  std::ifstream din(dev_file);
-  const json dj = json::parse(din);
   Device dev;
   dev.sm_count = dj["sm_count"];
   dev.l2_bytes = dj["l2_bytes"];

@@ -1,0 +1,33 @@
+#!/bin/sh
+# CPU test (ctest label `validation`): stcsim_bitcompare end to end. A SYNTHETIC capture
+# whose D come from the h100 preset passes --require h100 (exit 0, 100%), fails
+# --require a100 (exit 1), and after one output bit is flipped in the file fails
+# --require h100, naming the mismatch; a torn file exits 2.
+# usage: bitcompare_cli.sh STCSIM_BITCOMPARE
+set -u
+bc=$1
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; cat "$tmp/out" 2>/dev/null; exit 1; }
+"$bc" --synthesize h100 --scale 0.02 --out "$tmp/c.bits" > "$tmp/out" 2>&1 || fail "synthesize"
+"$bc" "$tmp/c.bits" --require h100 --json "$tmp/r.json" > "$tmp/out" 2>&1 || fail "own preset not 100%"
+grep -q "preset h100: .*(100.00%)" "$tmp/out" || fail "no 100% line for h100"
+grep -q "SYNTHETIC" "$tmp/out" || fail "synthetic capture not announced"
+grep -q '"exact_records"' "$tmp/r.json" || fail "no JSON report"
+"$bc" "$tmp/c.bits" --require a100 > "$tmp/out" 2>&1
+[ $? -eq 1 ] || fail "another preset passed --require"
+# Flip bit 0 of the last word of the file (the last record's last D word).
+python3 - "$tmp/c.bits" <<'PY' || fail "flip"
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+b[-4] ^= 1
+open(p, "wb").write(b)
+PY
+"$bc" "$tmp/c.bits" --require h100 > "$tmp/out" 2>&1
+[ $? -eq 1 ] || fail "a flipped bit passed"
+grep -q "mismatch wgmma_sp_m64n256k32_f16 record 5 .*1 elements differ" "$tmp/out" || fail "mismatch not named"
+head -c 1000 "$tmp/c.bits" > "$tmp/torn.bits"
+"$bc" "$tmp/torn.bits" > "$tmp/out" 2>&1
+[ $? -eq 2 ] || fail "a torn file did not exit 2"
+echo "bitcompare cli: passed"
