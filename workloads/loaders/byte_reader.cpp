@@ -2,9 +2,10 @@
 
 #include <cstring>
 #include <fstream>
-#include <iterator>
 
 #include "sim/core/input_error.h"
+#include "sim/core/input_file.h"
+#include "sim/core/memory_limit.h"
 
 namespace stcsim::workloads {
 
@@ -13,10 +14,14 @@ void throw_at(const std::string& file, std::uint64_t offset, const std::string& 
 }
 
 std::vector<std::uint8_t> read_file_bytes(const std::string& path) {
+  // Regular files only, sized before reading: a directory or /dev/zero is refused by name.
+  const std::uint64_t size = regular_file_size(path, "the file");
+  admit_memory(size, path + " (" + std::to_string(size) + " bytes)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open the file");
-  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                                  std::istreambuf_iterator<char>());
+  std::vector<std::uint8_t> bytes(std::size_t(size), 0);
+  in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(size));
+  bytes.resize(std::size_t(in.gcount()));  // a file that shrank meanwhile: as far as it goes
   if (in.bad()) throw InputError(path + ": read error");
   return bytes;
 }

@@ -2,9 +2,9 @@
 
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <optional>
 
+#include "sim/core/atomic_write.h"
 #include "sim/core/input_error.h"
 #include "workloads/loaders/byte_reader.h"
 #include "workloads/loaders/element_types.h"
@@ -150,12 +150,9 @@ std::vector<std::uint8_t> encode_npy(const Tensor& t, const std::string& dtype) 
 }
 
 void save_npy(const std::string& path, const Tensor& t, const std::string& dtype) {
+  // Through a temporary and a rename: a failed run once truncated the previous run's files.
   const auto bytes = encode_npy(t, dtype);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw InputError(path + ": cannot open for writing");
-  out.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw InputError(path + ": write failed");
+  write_atomically(path, bytes.data(), bytes.size());
 }
 
 }  // namespace stcsim::workloads

@@ -6,6 +6,7 @@
 
 #include "workloads/loaders/byte_reader.h"
 #include "workloads/loaders/element_types.h"
+#include "workloads/loaders/json_depth.h"
 
 namespace stcsim::workloads {
 namespace {
@@ -78,12 +79,15 @@ std::vector<Tensor> parse_safetensors(const std::vector<std::uint8_t>& bytes,
              "header length " + std::to_string(n) + " runs past the end of the file (" +
                  std::to_string(r.remaining()) + " bytes follow)");
   const std::string text(reinterpret_cast<const char*>(r.take(n, "header")), n);
+  check_json_depth(text, file, 8);
   json header;
   try {
     header = json::parse(text);
   } catch (const json::parse_error& e) {
     throw_at(file, 8 + (e.byte ? e.byte - 1 : 0),
              std::string("expected a JSON header: ") + e.what());
+  } catch (const json::exception& e) {  // out_of_range: a number beyond a double (1e999)
+    throw_at(file, 8, std::string("expected a JSON header: ") + e.what());
   }
   if (!header.is_object()) throw_at(file, 8, "expected the JSON header to be an object");
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "workloads/loaders/byte_reader.h"
+#include "workloads/loaders/json_depth.h"
 #include "workloads/loaders/tfjs_internal.h"
 
 namespace stcsim::workloads {
@@ -22,11 +23,14 @@ TfjsModel load_tfjs(const std::string& path) {
 
 TfjsModel parse_tfjs(const std::string& text, const std::string& path) {
   tfjs_detail::JsonSource src{path, text};
+  check_json_depth(src.text, path);
   json doc;
   try {
     doc = json::parse(src.text);
   } catch (const json::parse_error& e) {
     throw_at(path, e.byte ? e.byte - 1 : 0, std::string("expected JSON: ") + e.what());
+  } catch (const json::exception& e) {  // out_of_range: a number beyond a double (1e999)
+    throw_at(path, 0, std::string("expected JSON: ") + e.what());
   }
   const std::size_t slash = path.find_last_of('/');
   const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);

@@ -2,8 +2,11 @@
 // quantization?}]}; each group's shards are one byte stream, read in weight order.
 #include <cmath>
 
+#include "sim/core/input_file.h"
+#include "sim/core/memory_limit.h"
 #include "workloads/loaders/byte_reader.h"
 #include "workloads/loaders/element_types.h"
+#include "workloads/loaders/path_inside.h"
 #include "workloads/loaders/tfjs_internal.h"
 
 namespace stcsim::workloads::tfjs_detail {
@@ -74,9 +77,17 @@ ShardStream read_shards(const json& paths, const JsonSource& src, const std::str
   if (!paths.is_array()) src.fail(path + ".paths", "expected an array of shard file names");
   ShardStream s;
   s.manifest_file = src.file;
+  std::uint64_t total = 0;
   for (const auto& p : paths) {
     if (!p.is_string()) src.fail(path + ".paths", "expected an array of shard file names");
-    const std::string file = dir + "/" + p.get<std::string>();
+    const std::string name = p.get<std::string>();
+    // Shards stay inside the model's folder (after symlinks); the error says where the
+    // manifest names the offending path.
+    path_inside(dir, name, src.file + ": byte " + std::to_string(src.offset_of(name)),
+                path + ".paths: shard");
+    const std::string file = dir + "/" + name;
+    total += regular_file_size(file, "the file");
+    admit_memory(total, path + ": its shards (" + std::to_string(total) + " bytes so far)");
     const auto bytes = read_file_bytes(file);
     s.starts.emplace_back(file, s.bytes.size());
     s.bytes.insert(s.bytes.end(), bytes.begin(), bytes.end());

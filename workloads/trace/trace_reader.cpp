@@ -1,11 +1,12 @@
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 
 #include "sim/core/input_error.h"
+#include "sim/core/input_file.h"
 #include "sim/core/nearest.h"
+#include "workloads/loaders/path_inside.h"
 #include "workloads/trace/trace.h"
 #include "workloads/trace/trace_check.h"
 
@@ -224,8 +225,7 @@ std::vector<T> decode(const std::vector<std::uint8_t>& buf, const PayloadRef& r,
 }  // namespace
 
 Trace read_trace(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open trace file");
+  std::istringstream in(read_input_file(path, "trace file"));
   Reader rd;
   rd.path = path;
   std::string line;
@@ -268,19 +268,27 @@ Trace read_trace(const std::string& path) {
   std::vector<std::uint8_t> buf;
   std::string bin_path;
   if (!t.payload_file.empty()) {
-    const std::filesystem::path p(t.payload_file);
-    bin_path =
-        p.is_absolute() ? p.string() : (std::filesystem::path(path).parent_path() / p).string();
-    std::ifstream pb(bin_path, std::ios::binary);
-    if (!pb)
-      throw InputError(path + ":" + std::to_string(rd.header_line["payload"]) +
-                       ": cannot open the payload file " + bin_path);
-    buf.assign(std::istreambuf_iterator<char>(pb), std::istreambuf_iterator<char>());
+    const std::string at = path + ":" + std::to_string(rd.header_line["payload"]);
+    const std::string dir = std::filesystem::path(path).parent_path().string();
+    // The payload lives beside the trace (the writer names it so): a path leading out of
+    // the trace's folder, a directory or a device is refused before anything is read,
+    // and the declared size is checked against the file's real size first.
+    path_inside(dir, t.payload_file, at, "payload file");
+    bin_path = (std::filesystem::path(dir) / t.payload_file).string();
+    std::uint64_t size = 0;
+    try {
+      size = regular_file_size(bin_path, "payload file");
+    } catch (const InputError& e) {
+      throw InputError(at + ": cannot open the payload file " + bin_path + " (" + e.what() + ")");
+    }
+    if (std::int64_t(size) != t.payload_bytes)
+      throw InputError(bin_path + ": payload is " + std::to_string(size) +
+                       " bytes, the trace (" + at + ") says " + std::to_string(t.payload_bytes));
+    const std::string bytes = read_input_file(bin_path, "payload file");
+    buf.assign(bytes.begin(), bytes.end());
     if (std::int64_t(buf.size()) != t.payload_bytes)
       throw InputError(bin_path + ": payload is " + std::to_string(buf.size()) +
-                       " bytes, the trace (" + path + ":" +
-                       std::to_string(rd.header_line["payload"]) + ") says " +
-                       std::to_string(t.payload_bytes));
+                       " bytes, the trace (" + at + ") says " + std::to_string(t.payload_bytes));
   }
   for (auto& op : t.ops) {
     const std::string at = path + ":" + std::to_string(op.line);

@@ -41,7 +41,11 @@ void write_file(const std::filesystem::path& p, const std::string& text) {
   std::ofstream out(p, std::ios::binary | std::ios::trunc);
   out << text;
   out.close();
-  if (!out) throw InputError(p.string() + ": cannot write");
+  if (!out) {
+    std::error_code ec;
+    std::filesystem::remove(p, ec);  // no partial temporary left behind
+    throw InputError(p.string() + ": cannot write");
+  }
 }
 
 }  // namespace
@@ -136,7 +140,11 @@ Trace write_trace(const std::string& path, const Trace& trace) {
     std::ofstream pb(tmp_bin, std::ios::binary | std::ios::trunc);
     pb.write(reinterpret_cast<const char*>(payload.data()), std::streamsize(payload.size()));
     pb.close();
-    if (!pb) throw InputError(tmp_bin.string() + ": cannot write the trace payload");
+    if (!pb) {
+      std::error_code ec;
+      std::filesystem::remove(tmp_bin, ec);
+      throw InputError(tmp_bin.string() + ": cannot write the trace payload");
+    }
   }
   write_file(tmp_trace, s.str());
   std::error_code ec;
