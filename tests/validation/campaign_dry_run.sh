@@ -20,7 +20,7 @@ STCSIM_STUB_FAULT=bsr "$src/validation/campaign.sh" run "$cur" --dry-run --budge
 tail -1 "$tmp/a.out" | grep -q . || fail "A prints nothing last"
 grep -q "plan (seconds" "$tmp/a.out" || fail "A: no plan printed"
 grep -q "budget 120s" "$tmp/a.out" || fail "A: budget not printed"
-grep -q "kernels kept: dense,sp24,cublas,cublaslt,cusparselt" "$tmp/a.out" || fail "A: bsr not dropped"
+grep -q "kernels kept: dense,sp24,cublas,cublaslt,cusparselt,csr" "$tmp/a.out" || fail "A: bsr not dropped"
 grep -q "^env  *ok" "$cur/summary.txt" || fail "A: env step"
 grep -q "^smoke  *ok" "$cur/summary.txt" || fail "A: smoke step"
 grep -q "^bitcapture  *ok" "$cur/summary.txt" || fail "A: bitcapture step"

@@ -138,14 +138,17 @@ std::tuple<int, int, int> assemble(const std::string& out, const std::string& pa
   return {int(doc["gemms"].size()), int(doc["skipped"].size()), failed};
 }
 
-const char* const kFamilies[] = {"dense", "sp24", "bsr", "cublas", "cublaslt", "cusparselt"};
+// In the order they run: the CSR SpMM (three sparsities, CUDA cores) last, so that a suite
+// cut by its time limit loses it first.
+const char* const kFamilies[] = {"dense", "sp24", "bsr", "cublas", "cublaslt", "cusparselt", "csr"};
 
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"Measure the stcsim validation kernels and vendor baselines on a GPU"};
   std::vector<std::string> gemms;
-  std::string trace, suite, kernels = "dense,sp24,bsr,cublas,cublaslt,cusparselt",
+  std::vector<double> csr_sparsities{0.9, 0.95, 0.98}, bsr_sparsities{0.5, 0.75, 0.9};
+  std::string trace, suite, kernels = "dense,sp24,bsr,csr,cublas,cublaslt,cusparselt",
                             out = "validation/measurements", label = "run";
   MeasureSettings s;
   int device = 0;
@@ -156,13 +159,18 @@ int main(int argc, char** argv) {
                  "a trace file (format 0: 'stcsim-trace 0', then 'MxNxK [dtype] [name]' lines)");
   app.add_option("--suite", suite, "a built-in list: issue7 (4096^3, 8192^3, MLP sweep)")
       ->check(CLI::IsMember({"issue7"}));
-  app.add_option("--kernels", kernels, "comma list of dense,sp24,bsr,cublas,cublaslt,cusparselt")
+  app.add_option("--kernels", kernels, "comma list of dense,sp24,bsr,csr,cublas,cublaslt,cusparselt")
       ->capture_default_str();
   app.add_option("--tile", s.tile, "our kernels' tile: auto or CMxCNxCK/WMxWN/sS")
       ->capture_default_str();
   app.add_option("--swizzle", s.swizzle, "N-tiles launched together (0: min(8, N-tiles))")
       ->capture_default_str();
-  app.add_option("--bsr-density", s.bsr_density, "fraction of blocks kept per block row")
+  app.add_option("--bsr-sparsity", bsr_sparsities,
+                 "fractions of blocks the BSR kernel prunes per block row (each its own family)")
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("--csr-sparsity", csr_sparsities, "the CSR SpMM's sparsities (each its own family)")
+      ->delimiter(',')
       ->capture_default_str();
   app.add_option("--warmup", s.timing.warmup, "untimed runs first")->capture_default_str();
   app.add_option("--runs", s.timing.runs,
@@ -223,8 +231,17 @@ int main(int argc, char** argv) {
         throw stcsim::InputError("--kernels: unknown kernel '" + k + "'");
       s.kernels.insert(k);
     }
-    for (const char* f : kFamilies)
-      if (s.kernels.count(f)) families.push_back(f);
+    for (const char* f : kFamilies) {
+      const std::string name = f;
+      if (!s.kernels.count(name)) continue;
+      const std::vector<double>* levels = name == "csr" ? &csr_sparsities : name == "bsr" ? &bsr_sparsities : nullptr;
+      if (!levels) families.push_back(name);
+      else
+        for (double sp : *levels) {
+          if (!(sp >= 0 && sp < 1)) throw stcsim::InputError("--" + name + "-sparsity values must be in [0, 1)");
+          families.push_back(sparsity_family(name, sp));
+        }
+    }
     if (s.timing.runs < 1 || s.timing.warmup < 0 || s.samples < 2 || s.timing.max_launches < 1)
       throw stcsim::InputError("--runs >= 1, --warmup >= 0, --samples >= 2, --max-launches >= 1");
     if (s.tile != "auto") parse_tile(s.tile);
@@ -281,7 +298,8 @@ int main(int argc, char** argv) {
         {"samples_per_dim", s.samples},
         {"operands", "fp16 +-(1+m/1024)*2^e, e in [-3,0]: never zero"},
         {"padding", "our kernels: zeros appended up to the tile (entry.padding)"},
-        {"bsr_density", s.bsr_density}};
+        {"bsr_sparsities", bsr_sparsities},
+        {"csr_sparsities", csr_sparsities}};
     header["gemm_list"] = json::array();
     for (const GemmSpec& g : list)
       header["gemm_list"].push_back({{"name", g.name}, {"m", g.m}, {"n", g.n}, {"k", g.k}});

@@ -7,6 +7,7 @@
 #include "validation/cuda/kernels.h"
 #include "validation/harness/baselines.h"
 #include "validation/harness/cuda_check.h"
+#include "validation/harness/measure_common.h"
 #include "validation/harness/numerics_check.h"
 #include "validation/harness/operands.h"
 #include "validation/harness/sparse_pack.h"
@@ -16,27 +17,6 @@ namespace stcsim::validation {
 namespace {
 
 using nlohmann::json;
-
-// A device allocation, freed with its owner.
-struct DeviceBuffer {
-  void* p = nullptr;
-  DeviceBuffer() = default;
-  explicit DeviceBuffer(std::size_t bytes) { CUDA_CHECK(cudaMalloc(&p, bytes ? bytes : 16)); }
-  template <typename T>
-  explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size() * sizeof(T)) {
-    CUDA_CHECK(cudaMemcpy(p, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-  }
-  ~DeviceBuffer() { cudaFree(p); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-};
-
-template <typename T>
-std::vector<T> download(const void* p, std::size_t count) {
-  std::vector<T> h(count);
-  CUDA_CHECK(cudaMemcpy(h.data(), p, count * sizeof(T), cudaMemcpyDeviceToHost));
-  return h;
-}
 
 // Padding: a dimension rounded up to a multiple of `tile`.
 int round_up(int v, int tile) { return (v + tile - 1) / tile * tile; }
@@ -86,21 +66,8 @@ Fp16Matrix pad_matrix(const Fp16Matrix& a, int rows, int cols, int prows, int pc
   return p;
 }
 
-json timed(const std::function<void(cudaStream_t)>& launch, const MeasureSettings& s,
-           MeasureContext& ctx) {
-  const KernelTiming t = time_kernel(launch, ctx.stream, s.timing, ctx.flush, ctx.nvml);
-  json j{{"time_us", to_json(t.cold)}, {"timing", to_json(t)}, {"sm_clock_mhz", t.sm_clock_mhz}};
-  if (!t.sm_clock_mhz.is_null()) j["sm_clock_mhz_median"] = t.sm_clock_mhz["median"];
-  return j;
-}
-
-json entry_head(const GemmSpec& g, const char* sparsity, const std::string& kernel) {
-  return {{"name", g.name},       {"m", g.m},        {"n", g.n}, {"k", g.k}, {"dtype", "fp16"},
-          {"sparsity", sparsity}, {"kernel", kernel}};
-}
-
-
-MeasureResult measure_ours(const GemmSpec& g, GemmKernel kind, const MeasureSettings& s,
+// bsr_density: the fraction of blocks the BSR kernel keeps (ignored by the others).
+MeasureResult measure_ours(const GemmSpec& g, GemmKernel kind, double bsr_density, const MeasureSettings& s,
                            MeasureContext& ctx) {
   MeasureResult r;
   const bool on_w = kind != GemmKernel::Dense;
@@ -143,7 +110,7 @@ MeasureResult measure_ours(const GemmSpec& g, GemmKernel kind, const MeasureSett
     buf.a_meta = a_meta->p;
     buf.b = dx.p;
   } else {
-    w_eff = prune_blocks(w, pn, pk, t.cta_m, t.cta_k, s.bsr_density);
+    w_eff = prune_blocks(w, pn, pk, t.cta_m, t.cta_k, bsr_density);
     const BsrOperand op = pack_bsr(w_eff, pn, pk, t.cta_m, t.cta_k);
     a_vals = std::make_unique<DeviceBuffer>(op.values);
     row_ptr = std::make_unique<DeviceBuffer>(op.row_ptr);
@@ -154,7 +121,8 @@ MeasureResult measure_ours(const GemmSpec& g, GemmKernel kind, const MeasureSett
     buf.b = dx.p;
     extra = {{"block_rows", t.cta_m},
              {"block_cols", t.cta_k},
-             {"density", s.bsr_density},
+             {"density", bsr_density},
+             {"sparsity", 1 - bsr_density},
              {"kept_blocks", op.kept_blocks},
              {"total_blocks", op.total_blocks}};
   }
@@ -272,9 +240,10 @@ MeasureResult measure_vendor(const GemmSpec& g, const std::string& lib, const Me
 MeasureResult measure_gemm(const GemmSpec& g, const std::string& kernel, const MeasureSettings& s,
                            MeasureContext& ctx) {
   try {
-    if (kernel == "dense") return measure_ours(g, GemmKernel::Dense, s, ctx);
-    if (kernel == "sp24") return measure_ours(g, GemmKernel::Sparse24, s, ctx);
-    if (kernel == "bsr") return measure_ours(g, GemmKernel::Bsr, s, ctx);
+    if (kernel == "dense") return measure_ours(g, GemmKernel::Dense, 1, s, ctx);
+    if (kernel == "sp24") return measure_ours(g, GemmKernel::Sparse24, 1, s, ctx);
+    if (kernel.rfind("bsr", 0) == 0) return measure_ours(g, GemmKernel::Bsr, 1 - family_sparsity(kernel), s, ctx);
+    if (kernel.rfind("csr", 0) == 0) return measure_csr(g, family_sparsity(kernel), s, ctx);
     return measure_vendor(g, kernel, s, ctx);
   } catch (const std::runtime_error& e) {  // CUDA_CHECK, a library status, an input error
     MeasureResult r;

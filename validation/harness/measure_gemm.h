@@ -15,10 +15,9 @@
 namespace stcsim::validation {
 
 struct MeasureSettings {
-  std::set<std::string> kernels;  // dense, sp24, bsr, cublas, cublaslt, cusparselt
+  std::set<std::string> kernels;  // dense, sp24, bsr, csr, cublas, cublaslt, cusparselt
   std::string tile = "auto";      // or "CMxCNxCK/WMxWN/sS" for our kernels
   int swizzle = 0;                // 0: min(8, N-tiles), as the simulator's chooser
-  double bsr_density = 0.5;
   TimingSettings timing;
   int samples = 32;
   std::uint64_t seed = 1;
@@ -43,7 +42,13 @@ struct MeasureResult {
   bool cuda_error = false;  // a CUDA call failed: the context may be unusable
 };
 
-// `kernel` is one family name; never throws for a CUDA or library error (the result
+// The sparse kernels run once per sparsity, each its own family (its own process and
+// parts): "bsr75" is the BSR kernel with 75% of the blocks pruned, "csr98" the CSR SpMM
+// with 98% of the weights pruned.
+std::string sparsity_family(const std::string& base, double sparsity);
+double family_sparsity(const std::string& family);  // "csr98" -> 0.98
+
+// `kernel` is one family name (bsr, csr: sparsity_family's); never throws for a CUDA or library error (the result
 // says so), only for bugs.
 MeasureResult measure_gemm(const GemmSpec& g, const std::string& kernel, const MeasureSettings& s,
                            MeasureContext& ctx);
