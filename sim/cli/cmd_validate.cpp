@@ -1,9 +1,12 @@
 // `stcsim validate`: the simulator against measured GPUs. Reads the harness's
 // measurement files (validation/harness, docs/validation.md), simulates every GEMM with
 // the matching preset, the kernel's own mapping and the observed SM clock (each in a
-// child `stcsim run`), prints predicted versus measured times, MAPE, Pearson and
-// Spearman, 2:4 speedups and numerics agreement, and writes report.json and a gnuplot
-// scatter plot. Exit status 1 when MAPE exceeds --max-mape.
+// child `stcsim run`): dense, 2:4, block-sparse (the block-skipping kernel) and CSR;
+// prints predicted versus measured times, MAPE, Pearson and Spearman, 2:4 speedups and
+// numerics agreement, and writes report.json and a gnuplot scatter plot. Microbenchmark
+// files (stcsim-ubench/1) in the same place are compared where the simulator has a
+// counterpart workload (validation/compare/ubench_compare.h), and the others are listed
+// as having none. Exit status 1 when MAPE exceeds --max-mape.
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -17,6 +20,7 @@
 #include "validation/compare/report.h"
 #include "validation/compare/scatter_plot.h"
 #include "validation/compare/simulate.h"
+#include "validation/compare/ubench_compare.h"
 
 namespace stcsim {
 
@@ -34,26 +38,32 @@ struct ValidateOptions {
 };
 
 // One device per validation; its preset from --arch, the files, or the device name.
-std::string choose_arch(const ValidateOptions& o,
-                        const std::vector<validation::MeasurementFile>& files) {
-  for (const auto& f : files)
-    if (f.device_name != files[0].device_name)
-      throw InputError("--measurements: files from several devices ('" + files[0].device_name +
-                       "', '" + f.device_name + "'); validate one device at a time");
+std::string choose_arch(const ValidateOptions& o, const std::vector<validation::MeasurementFile>& files,
+                        const std::vector<validation::UbenchFile>& ubench) {
+  std::vector<std::string> devices;
+  for (const auto& f : files) devices.push_back(f.device_name);
+  for (const auto& f : ubench) devices.push_back(f.device_name);
+  for (const auto& d : devices)
+    if (d != devices[0])
+      throw InputError("--measurements: files from several devices ('" + devices[0] + "', '" + d +
+                       "'); validate one device at a time");
   if (!o.arch.empty()) return o.arch;
-  if (!files[0].preset.empty()) return files[0].preset;
-  const std::string p = validation::preset_for_device(files[0].device_name);
-  if (p.empty())
-    throw InputError("no preset known for device '" + files[0].device_name + "': pass --arch");
+  if (!files.empty() && !files[0].preset.empty()) return files[0].preset;
+  const std::string p = validation::preset_for_device(devices[0]);
+  if (p.empty()) throw InputError("no preset known for device '" + devices[0] + "': pass --arch");
   return p;
 }
 
 int run_validate(const ValidateOptions& o) {
   using namespace validation;
   const std::vector<MeasurementFile> files = load_measurements(o.measurements);
+  const std::vector<UbenchFile> ubench = load_ubench(o.measurements);
+  if (files.empty() && ubench.empty())
+    throw InputError(o.measurements + ": no measurement (stcsim-measurements/1) or microbenchmark "
+                     "(stcsim-ubench/1) files");
   ValidationReport r;
-  r.arch = choose_arch(o, files);
-  r.device = files[0].device_name;
+  r.arch = choose_arch(o, files, ubench);
+  r.device = files.empty() ? ubench[0].device_name : files[0].device_name;
   std::vector<SimJob> jobs;
   std::vector<std::size_t> job_rows;
   for (const auto& f : files) {
@@ -75,24 +85,46 @@ int run_validate(const ValidateOptions& o) {
       r.rows.push_back(std::move(row));
     }
   }
+  const std::size_t gemm_jobs = jobs.size();
+  // Microbenchmarks: cycle figures are per SM clock, so their counterparts run at the
+  // preset's clock (the ubench file records no clock).
+  std::vector<UbenchRow> urows = ubench_rows(ubench, r.arch, std::nullopt, o.overrides);
+  std::vector<std::size_t> ubench_jobs;
+  for (std::size_t i = 0; i < urows.size(); ++i)
+    if (urows[i].simulated) {
+      ubench_jobs.push_back(i);
+      jobs.push_back(SimJob{urows[i].args, o.out + "/sim/ubench_" + std::to_string(i) + "_" + urows[i].name});
+    }
+  for (const auto& f : ubench) r.synthetic = r.synthetic || f.synthetic;
   if (jobs.empty()) throw InputError(o.measurements + ": no measured GEMM the simulator can run");
   if (r.device.find("H200") != std::string::npos && r.arch == "h100")
     std::cerr << "note: H200 simulated with the h100 preset (same SMs; HBM3e memory differs)\n";
-  std::cerr << "simulating " << jobs.size() << " GEMMs on " << r.arch << " (" << o.jobs
+  std::cerr << "simulating " << jobs.size() << " workloads on " << r.arch << " (" << o.jobs
             << " at a time)...\n";
   const std::vector<SimResult> sims = run_simulations(o.stcsim, jobs, o.jobs);
-  for (std::size_t i = 0; i < sims.size(); ++i) r.rows[job_rows[i]].sim = sims[i];
+  for (std::size_t i = 0; i < gemm_jobs; ++i) r.rows[job_rows[i]].sim = sims[i];
+  for (std::size_t i = 0; i < ubench_jobs.size(); ++i) set_prediction(urows[ubench_jobs[i]], sims[gemm_jobs + i]);
   r.numerics_preset = sims[0].numerics_preset;
-  summarize(r);
 
-  std::cout << format_report(r);
-  write_file_atomically(o.out, "report.json", report_json(r).dump(2) + "\n");
+  nlohmann::json report = nlohmann::json::object();
+  if (gemm_jobs > 0) {
+    summarize(r);
+    std::cout << format_report(r);
+    report = report_json(r);
+  }
+  if (!urows.empty()) {
+    if (gemm_jobs == 0 && r.synthetic) std::cout << "SYNTHETIC DATA (test fixtures), not a measurement\n";
+    std::cout << format_ubench(urows);
+    report["ubench"] = ubench_json(urows);
+    report["synthetic"] = r.synthetic;
+  }
+  write_file_atomically(o.out, "report.json", report.dump(2) + "\n");
   std::cout << "\nWrote " << o.out << "/report.json";
-  const std::string plot = write_scatter_plot(r, o.out);
+  const std::string plot = gemm_jobs > 0 ? write_scatter_plot(r, o.out) : "no GEMM was simulated";
   std::cout << (plot.empty() ? ", " + o.out + "/scatter.png" : "; no scatter plot: " + plot)
             << "\n";
 
-  if (o.max_mape) {
+  if (o.max_mape && gemm_jobs > 0) {
     const Agreement& a = r.ours.n ? r.ours : r.vendor;
     if (!(a.mape_percent <= *o.max_mape)) {
       std::cerr << "stcsim validate: MAPE " << a.mape_percent << "% exceeds --max-mape "
@@ -109,10 +141,12 @@ Command add_validate_command(CLI::App& app) {
   auto o = std::make_shared<ValidateOptions>();
   auto* sub = app.add_subcommand(
       "validate",
-      "Compare the simulator with GPU measurements (files written by the validation harness): "
-      "per-GEMM error, MAPE, Pearson and Spearman, 2:4 speedups, numerics agreement, scatter plot");
+      "Compare the simulator with GPU measurements (files written by the validation harness and "
+      "microbenchmarks): per-GEMM error, MAPE, Pearson and Spearman, 2:4 speedups, numerics "
+      "agreement, scatter plot; microbenchmark figures against simulated counterparts");
   sub->add_option("--measurements", o->measurements,
-                  "a measurement JSON file, or a directory of them")
+                  "a measurement (stcsim-measurements/1) or microbenchmark (stcsim-ubench/1) JSON "
+                  "file, or a directory of them")
       ->required();
   sub->add_option("--max-mape", o->max_mape,
                   "exit with status 1 when the MAPE (percent; of our kernels, or of the vendor "

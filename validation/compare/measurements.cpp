@@ -61,6 +61,13 @@ MeasuredGemm parse_gemm(const json& g, const std::string& where) {
     m.smem_layout = mp.value("smem_layout", "swizzled");
     r.mapping = m;
   }
+  if (g.contains("bsr") && g.at("bsr").is_object()) {
+    const json& b = g.at("bsr");
+    r.block_rows = b.value("block_rows", 0);
+    r.block_cols = b.value("block_cols", 0);
+    r.pruned = b.contains("sparsity") ? b.value("sparsity", 0.0) : 1 - b.value("density", 1.0);
+  }
+  if (g.contains("csr") && g.at("csr").is_object()) r.pruned = g.at("csr").value("sparsity", 0.0);
   if (g.contains("check") && g.at("check").is_object()) {
     const json& c = g.at("check");
     r.check_passed = c.value("passed", true);
@@ -109,7 +116,7 @@ MeasurementFile parse_measurements(const json& j, const std::string& path) {
   return f;
 }
 
-std::vector<MeasurementFile> load_measurements(const std::string& file_or_dir) {
+std::vector<std::pair<std::string, json>> read_json_files(const std::string& file_or_dir) {
   std::vector<std::string> paths;
   std::error_code ec;
   if (fs::is_directory(file_or_dir, ec)) {
@@ -124,7 +131,7 @@ std::vector<MeasurementFile> load_measurements(const std::string& file_or_dir) {
   } else {
     throw InputError(file_or_dir + ": no such file or directory");
   }
-  std::vector<MeasurementFile> out;
+  std::vector<std::pair<std::string, json>> out;
   for (const auto& p : paths) {
     std::ifstream in(p);
     json j;
@@ -133,8 +140,15 @@ std::vector<MeasurementFile> load_measurements(const std::string& file_or_dir) {
     } catch (const json::exception& e) {
       throw InputError(p + ": not valid JSON: " + e.what());
     }
-    out.push_back(parse_measurements(j, p));
+    out.emplace_back(p, std::move(j));
   }
+  return out;
+}
+
+std::vector<MeasurementFile> load_measurements(const std::string& file_or_dir) {
+  std::vector<MeasurementFile> out;
+  for (const auto& [path, j] : read_json_files(file_or_dir))
+    if (!(j.is_object() && j.value("schema", "") == "stcsim-ubench/1")) out.push_back(parse_measurements(j, path));
   return out;
 }
 

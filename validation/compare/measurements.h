@@ -33,6 +33,10 @@ struct MeasuredGemm {
   std::optional<MeasuredMapping> mapping;  // our kernels only
   bool check_passed = true;
   std::vector<PresetAgreementRecord> numerics;  // our kernels only
+  // Block-sparse entries (entry.bsr): the block shape; bsr and CSR entries (entry.csr):
+  // the fraction of blocks (weights) pruned.
+  int block_rows = 0, block_cols = 0;
+  double pruned = 0;
 
   bool ours() const { return kernel.rfind("stcsim_", 0) == 0; }
   std::string shape() const;  // "MxNxK"
@@ -47,8 +51,15 @@ struct MeasurementFile {
 };
 
 MeasurementFile parse_measurements(const nlohmann::json& j, const std::string& path);
-// A file, or every *.json under a directory (recursively, in path order).
+// A file, or every *.json under a directory (recursively, in path order). Files of the
+// microbenchmarks' schema (stcsim-ubench/1, ubench_compare.h) are left to load_ubench;
+// the result may be empty.
 std::vector<MeasurementFile> load_measurements(const std::string& file_or_dir);
+
+// The *.json files of a path (the file itself, or every one under a directory, sorted),
+// each parsed; InputError when the path is missing, a directory holds none, or a file is
+// not JSON.
+std::vector<std::pair<std::string, nlohmann::json>> read_json_files(const std::string& file_or_dir);
 
 // The simulator preset for a device name: "a100", "h100" (also for H200, whose memory
 // differs: the caller says so), "v100"; "" when unknown.

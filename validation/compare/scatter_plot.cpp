@@ -1,15 +1,11 @@
 #include "validation/compare/scatter_plot.h"
 
-#include <spawn.h>
-#include <sys/wait.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
 
 #include "sim/core/input_error.h"
-
-extern char** environ;
+#include "sim/sweep/gnuplot_script.h"
 
 namespace stcsim::validation {
 
@@ -71,21 +67,11 @@ std::string write_scatter_plot(const ValidationReport& r, const std::string& dir
           "     1.15 * x with lines dt 2 lc rgb 'gray' title '+-15%', \\\n"
           "     0.85 * x with lines dt 2 lc rgb 'gray' notitle\n";
   }
-  // gnuplot, run in `dir` so the script's relative names resolve there.
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addchdir_np(&fa, dir.c_str());
-  char prog[] = "gnuplot", script[] = "scatter.gp";
-  char* argv[] = {prog, script, nullptr};
-  pid_t pid = -1;
-  const int rc = posix_spawnp(&pid, "gnuplot", &fa, nullptr, argv, environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) return "gnuplot not found (install the Debian package gnuplot-nox)";
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    return "gnuplot failed on " + dir + "/scatter.gp";
-  return "";
+  // gnuplot as `stcsim report` runs it (sim/sweep), in `dir` so the script's relative
+  // names resolve there.
+  const std::string gnuplot = sweep::find_gnuplot();
+  if (gnuplot.empty()) return "gnuplot not found (install the Debian package gnuplot-nox)";
+  return sweep::run_gnuplot(gnuplot, dir + "/scatter.gp");
 }
 
 }  // namespace stcsim::validation

@@ -1,9 +1,6 @@
 #include "validation/compare/simulate.h"
 
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <cstring>
@@ -13,8 +10,7 @@
 #include <sstream>
 
 #include "sim/core/input_error.h"
-
-extern char** environ;
+#include "sim/sweep/child_process.h"
 
 namespace stcsim::validation {
 
@@ -35,43 +31,46 @@ std::string format_clock(double mhz) {
   return buf;
 }
 
-// Starts `binary args...` with stdout/stderr into files in out_dir.
-pid_t spawn(const std::string& binary, const std::vector<std::string>& args,
-            const std::string& out_dir) {
-  std::vector<std::string> all{binary};
-  all.insert(all.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : all) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  const std::string out = out_dir + "/stdout.txt", err = out_dir + "/stderr.txt";
-  posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid = -1;
-  const int rc = posix_spawn(&pid, binary.c_str(), &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) throw InputError("cannot start " + binary + ": " + std::string(std::strerror(rc)));
-  return pid;
-}
-
 }  // namespace
 
 bool simulation_args(const MeasuredGemm& g, const std::string& arch,
                      std::optional<double> clock_mhz, const std::vector<std::string>& overrides,
                      std::vector<std::string>& args, std::string& why) {
-  const bool sparse24 = g.kernel == "stcsim_sp24" || g.kernel == "cusparselt";
-  const bool dense = g.kernel == "stcsim_dense" || g.kernel == "cublas" || g.kernel == "cublaslt";
-  if (g.kernel == "stcsim_bsr") {
-    why = "block-sparse: the simulator has no block-sparse model yet";
+  const std::string& k = g.kernel;
+  const bool sparse24 = k == "stcsim_sp24" || k == "cusparselt" || k == "torch_24_cutlass" || k == "torch_24_cusparselt";
+  const bool dense = k == "stcsim_dense" || k == "cublas" || k == "cublaslt" || k == "torch_linear";
+  const bool bsr = k == "stcsim_bsr" || k == "torch_bsr";  // the block-skipping kernel
+  const bool csr = k == "stcsim_csr";                       // the row-split CSR SpMM
+  if (!sparse24 && !dense && !bsr && !csr) {
+    why = "unknown kernel '" + k + "'";
     return false;
   }
-  if (!sparse24 && !dense) {
-    why = "unknown kernel '" + g.kernel + "'";
+  if (bsr && (g.block_rows <= 0 || g.block_cols <= 0 || !(g.pruned >= 0 && g.pruned < 1))) {
+    why = "block-sparse entry without its block shape and sparsity (entry.bsr)";
     return false;
   }
+  if (bsr && (g.block_rows > 64 || g.block_cols > 64)) {
+    why = "block-sparse with " + std::to_string(g.block_rows) + "x" + std::to_string(g.block_cols) +
+          " blocks: the simulator's block maps go up to 64x64";
+    return false;
+  }
+  if (csr && !(g.pruned >= 0 && g.pruned < 1)) {
+    why = "CSR entry without its sparsity (entry.csr)";
+    return false;
+  }
+  auto level = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return std::string(buf);
+  };
   args = {"run", "--arch", arch, "--gemm", g.shape(), "--dtype", g.dtype};
   if (sparse24) args.insert(args.end(), {"--sparsity", "2:4", "--no-dense-baseline"});
+  // The simulator's synthetic maps keep the same count per block row (per row), as the
+  // measured kernels' pruning does; which blocks are kept differs, their number does not.
+  if (bsr)
+    args.insert(args.end(), {"--block", std::to_string(g.block_rows) + "x" + std::to_string(g.block_cols) + "@" +
+                                            level(g.pruned)});
+  if (csr) args.insert(args.end(), {"--unstructured", level(g.pruned), "--unstructured-kernel", "csr"});
   auto p = [&](const std::string& kv) { args.insert(args.end(), {"-p", kv}); };
   if (g.mapping) {
     const MeasuredMapping& m = *g.mapping;
@@ -111,6 +110,9 @@ SimResult read_stats(const std::string& path) {
     r.clock_mhz = hw.at("gpu").at("params").at("clock_mhz").at("value").get<double>();
     r.numerics_preset =
         hw.at("tensor_core").at("params").at("numerics").at("value").get<std::string>();
+    r.dram_read_bytes = op.value("dram_read_bytes", 0.0);
+    r.instruction = op.value("instruction", "");
+    r.num_sms = hw.at("gpu").at("params").value("num_sms", nlohmann::json::object()).value("value", 0);
     return r;
   } catch (const nlohmann::json::exception& e) {
     throw InputError(path + ": unexpected stats.json: " + e.what());
@@ -135,7 +137,8 @@ std::vector<SimResult> run_simulations(const std::string& binary, const std::vec
       running.clear();
       std::string cmd = binary;
       for (const auto& a : job.args) cmd += " " + a;
-      throw InputError("simulation failed: " + cmd + "\n" + slurp(job.out_dir + "/stderr.txt"));
+      throw InputError("simulation failed (" + sweep::describe_wait_status(status) + "): " + cmd + "\n" +
+                       slurp(job.out_dir + "/log.txt"));
     }
     results[idx] = read_stats(job.out_dir + "/stats.json");
   };
@@ -143,9 +146,13 @@ std::vector<SimResult> run_simulations(const std::string& binary, const std::vec
     while (next < jobs.size() && int(running.size()) < std::max(1, parallel)) {
       const SimJob& job = jobs[next];
       fs::create_directories(job.out_dir);
-      std::vector<std::string> args = job.args;
-      args.insert(args.end(), {"--out", job.out_dir, "-q"});
-      running[spawn(binary, args, job.out_dir)] = next;
+      // The sweeps' spawner: the child dies with us, its stdout and stderr go to log.txt.
+      std::vector<std::string> argv{binary};
+      argv.insert(argv.end(), job.args.begin(), job.args.end());
+      argv.insert(argv.end(), {"--out", job.out_dir, "-q"});
+      const std::string log = job.out_dir + "/log.txt";
+      fs::remove(log);
+      running[sweep::spawn_child(argv, log)] = next;
       ++next;
     }
     finish_one();

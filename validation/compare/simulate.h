@@ -14,9 +14,11 @@ namespace stcsim::validation {
 // dtype and sparsity (2:4 kernels run with --sparsity 2:4 --no-dense-baseline, so the
 // speedup is taken against the measured dense kernel's own simulation); for our kernels
 // the recorded mapping pinned with -p mapping.*; vendor libraries get the simulator's
-// chosen mapping. clock_mhz, when given, sets gpu.clock_mhz (the observed SM clock);
-// `overrides` are appended as -p. Returns false with `why` when the GEMM cannot be
-// simulated (a block-sparse kernel, an unknown kernel).
+// chosen mapping; block-sparse entries run the block-skipping kernel (--block RxC@S), CSR
+// entries the CSR SpMM (--unstructured S --unstructured-kernel csr). clock_mhz, when
+// given, sets gpu.clock_mhz (the observed SM clock); `overrides` are appended as -p.
+// Returns false with `why` when the GEMM cannot be simulated (an unknown kernel, a sparse
+// entry without its sparsity).
 bool simulation_args(const MeasuredGemm& g, const std::string& arch,
                      std::optional<double> clock_mhz, const std::vector<std::string>& overrides,
                      std::vector<std::string>& args, std::string& why);
@@ -31,10 +33,14 @@ struct SimResult {
   std::string mapping;  // as the simulator resolved it, "256x128x64/64x64 s3 sw8"
   int ctas_per_sm = 0;
   std::string numerics_preset;  // tensor_core.numerics of the resolved config
+  double dram_read_bytes = 0;   // the op's DRAM reads
+  std::string instruction;      // the op's tensor-core instruction, "fp16 wgmma m64n256k16"
+  int num_sms = 0;              // gpu.num_sms of the resolved config
 };
 
 // Runs `binary` with each job's args plus `--out out_dir -q`, at most `parallel` at once.
-// Throws InputError naming the job and quoting its stderr when a run fails.
+// Each run is the sweeps' child (sim/sweep/child_process.h), its output in out_dir/log.txt.
+// Throws InputError naming the job and quoting its log when a run fails.
 std::vector<SimResult> run_simulations(const std::string& binary, const std::vector<SimJob>& jobs,
                                        int parallel);
 
