@@ -48,6 +48,14 @@ class PureParts(unittest.TestCase):
             with self.assertRaises(ValueError):
                 b.parse_gemm(bad)
 
+    def test_select_gemms(self):
+        suite = b.issue7_suite()
+        picked = b.select_gemms(suite, "llama7b_mlp_up.m128,square_4096")
+        self.assertEqual([g["name"] for g in picked], ["square_4096", "llama7b_mlp_up.m128"])  # suite order
+        self.assertEqual(b.select_gemms(suite, ""), suite)
+        with self.assertRaises(ValueError):
+            b.select_gemms(suite, "square_4096,nope")
+
     def test_variants_expand_bsr_sparsities(self):
         fams = [f for _, _, f in b.variants(list(b.KERNELS))]
         self.assertEqual(fams, ["torch_linear", "torch_24_cutlass", "torch_24_cusparselt",

@@ -52,6 +52,15 @@ def parse_gemm(text):
     return {"name": text, "m": m, "n": n, "k": k}
 
 
+def select_gemms(gemms, names):
+    """The GEMMs named in `names` (a comma list; empty: all), in suite order."""
+    wanted = [n for n in names.split(",") if n]
+    unknown = [n for n in wanted if n not in {g["name"] for g in gemms}]
+    if unknown:
+        raise ValueError(f"--only-gemms: not in the list: {unknown}")
+    return [g for g in gemms if not wanted or g["name"] in wanted]
+
+
 def variants(kernels):
     """(kernel, sparsity, family): one family per kernel and sparsity level."""
     out = []
@@ -140,6 +149,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True, help="the measurement .json file")
     ap.add_argument("--gemm", action="append", default=[], help="MxNxK (repeatable); default: the issue7 suite")
+    ap.add_argument("--only-gemms", default="", help="comma list of suite GEMM names to run (default: all)")
     ap.add_argument("--kernels", default=",".join(KERNELS), help="comma list of " + ",".join(KERNELS))
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--warmup", type=int, default=3)
@@ -152,7 +162,7 @@ def main(argv=None):
     ap.add_argument("--child-family", help=argparse.SUPPRESS)  # internal: the child's family
     args = ap.parse_args(argv)
     try:
-        gemms = [parse_gemm(t) for t in args.gemm] or issue7_suite()
+        gemms = select_gemms([parse_gemm(t) for t in args.gemm] or issue7_suite(), args.only_gemms)
         kernels = [k for k in args.kernels.split(",") if k]
         unknown = [k for k in kernels if k not in KERNELS]
         if unknown or args.runs < 1 or args.max_launches < 1 or args.samples < 2:

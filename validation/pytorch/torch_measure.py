@@ -214,7 +214,7 @@ def run(args, gemms, kernels, base):
             cmd = [sys.executable, base.__file__, "--out", args.out, "--kernels", ",".join(kernels),
                    "--runs", str(args.runs), "--warmup", str(args.warmup), "--sample-us", str(args.sample_us),
                    "--max-launches", str(args.max_launches), "--samples", str(args.samples),
-                   "--seed", str(args.seed), "--child-family", family]
+                   "--seed", str(args.seed), "--only-gemms", args.only_gemms, "--child-family", family]
             for g in args.gemm:
                 cmd += ["--gemm", g]
             try:
