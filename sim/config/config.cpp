@@ -7,8 +7,11 @@
 #include <yaml-cpp/yaml.h>
 
 #include "sim/core/input_error.h"
+#include "sim/core/input_file.h"
 #include "sim/core/nearest.h"
 #include "sim/core/registry.h"
+#include "sim/core/utf8.h"
+#include "sim/config/yaml_unique_keys.h"
 
 namespace stcsim {
 
@@ -42,6 +45,16 @@ std::string at(const std::string& file, const YAML::Node& n) {
 }
 
 int line_of(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
+
+// A text field that ends up in stats.json: a single scalar, valid UTF-8.
+std::string text_value(const std::string& file, const YAML::Node& n, const std::string& key) {
+  if (!n.IsScalar()) throw InputError(at(file, n) + ": '" + key + "' must be a single text");
+  const std::string& s = n.Scalar();
+  if (const std::size_t bad = invalid_utf8_at(s); bad != std::string::npos)
+    throw InputError(at(file, n) + ": '" + key + "' is not valid UTF-8 (byte " +
+                     std::to_string(bad) + " of the value)");
+  return s;
+}
 
 std::vector<std::string> all_section_keys(const std::string& section, const std::string& impl) {
   std::vector<std::string> keys{"impl"};
@@ -121,7 +134,15 @@ Config parse_node(const YAML::Node& root, const std::string& file, int depth) {
   Config cfg;
   if (auto base = root["base"]) {
     if (depth > 4) throw InputError(at(file, base) + ": 'base' nests too deeply");
-    cfg = parse(preset_text(base.Scalar()), "presets/" + base.Scalar() + ".yaml", depth + 1);
+    if (!base.IsScalar()) throw InputError(at(file, base) + ": 'base' must be a preset name");
+    // base names a built-in preset, never a file: say so at the line, not "unknown preset".
+    try {
+      cfg = parse(preset_text(base.Scalar()), "presets/" + base.Scalar() + ".yaml", depth + 1);
+    } catch (const InputError& e) {
+      if (embedded_presets().count(base.Scalar())) throw;
+      throw InputError(at(file, base) + ": base: " + e.what() +
+                       " (base names a built-in preset, not a file)");
+    }
   }
   cfg.file = file;
   auto ver = root["schema_version"];
@@ -136,13 +157,13 @@ Config parse_node(const YAML::Node& root, const std::string& file, int depth) {
   for (const auto& kv : root) {
     const std::string key = kv.first.Scalar();
     if (key == "schema_version" || key == "base") continue;
-    if (key == "name") { cfg.name = kv.second.Scalar(); continue; }
-    if (key == "description") { cfg.description = kv.second.Scalar(); continue; }
+    if (key == "name") { cfg.name = text_value(file, kv.second, "name"); continue; }
+    if (key == "description") { cfg.description = text_value(file, kv.second, "description"); continue; }
     if (key == "sources") {
       if (!kv.second.IsSequence())
         throw InputError(at(file, kv.second) + ": 'sources' must be a list of strings");
       cfg.sources.clear();
-      for (const auto& s : kv.second) cfg.sources.push_back(s.Scalar());
+      for (const auto& s : kv.second) cfg.sources.push_back(text_value(file, s, "sources"));
       continue;
     }
     if (std::find(kinds.begin(), kinds.end(), key) == kinds.end()) {
@@ -163,6 +184,7 @@ Config parse(const std::string& text, const std::string& file, int depth) {
   } catch (const YAML::Exception& e) {
     throw InputError(file + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
   }
+  check_unique_keys(root, file);
   return parse_node(root, file, depth);
 }
 
@@ -221,11 +243,7 @@ Config load_arch(const std::string& arch) {
   };
   const bool is_path = arch.find('/') != std::string::npos || ends_with(".yaml") || ends_with(".yml");
   if (!is_path) return load_config_text(preset_text(arch), "presets/" + arch + ".yaml");
-  std::ifstream in(arch);
-  if (!in) throw InputError(arch + ": cannot open config file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return load_config_text(ss.str(), arch);
+  return load_config_text(read_input_file(arch, "config file"), arch);
 }
 
 void apply_override(Config& cfg, const std::string& assignment) {

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "sim/core/input_error.h"
+#include "sim/core/number_syntax.h"
 
 namespace stcsim {
 
@@ -95,28 +96,18 @@ ParamValue parse_param_value(const ParamDecl& d, const std::string& text, const 
   const std::string expect = std::string("expected ") + to_string(d.type);
   switch (d.type) {
     case ParamType::Int: {
-      std::size_t pos = 0;
-      long long v = 0;
-      try {
-        v = std::stoll(text, &pos, 0);
-      } catch (...) {
-        bad(where, expect + " (" + d.unit + "), got '" + text + "'");
-      }
-      if (pos != text.size()) bad(where, expect + " (" + d.unit + "), got '" + text + "'");
+      // Decimal only (sim/core/number_syntax.h): stoll's base 0 once read "010" as 8.
+      std::int64_t v = 0;
+      if (const std::string why = parse_decimal_int(text, v); !why.empty())
+        bad(where, expect + " (" + d.unit + "), got '" + text + "': " + why);
       if (v < d.min || v > d.max)
         bad(where, "value " + text + " is out of range " + range_text(d) + " " + d.unit);
       return static_cast<std::int64_t>(v);
     }
     case ParamType::Float: {
-      std::size_t pos = 0;
       double v = 0;
-      try {
-        v = std::stod(text, &pos);
-      } catch (...) {
-        bad(where, expect + " (" + d.unit + "), got '" + text + "'");
-      }
-      if (pos != text.size() || !std::isfinite(v))
-        bad(where, expect + " (" + d.unit + "), got '" + text + "'");
+      if (const std::string why = parse_decimal_double(text, v); !why.empty())
+        bad(where, expect + " (" + d.unit + "), got '" + text + "': " + why);
       if (v < d.min || v > d.max)
         bad(where, "value " + text + " is out of range " + range_text(d) + " " + d.unit);
       return v;

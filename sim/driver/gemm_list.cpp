@@ -4,6 +4,8 @@
 #include <sstream>
 
 #include "sim/core/input_error.h"
+#include "sim/core/input_file.h"
+#include "sim/core/utf8.h"
 
 namespace stcsim {
 
@@ -39,8 +41,7 @@ GemmOp parse_gemm(const std::string& text, Dtype dtype, const std::string& where
 }
 
 std::vector<GemmOp> read_gemm_trace(const std::string& path, Dtype default_dtype) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open trace file");
+  std::istringstream in(read_input_file(path, "trace file"));
   std::vector<GemmOp> ops;
   std::string line;
   int lineno = 0;
@@ -74,6 +75,8 @@ std::vector<GemmOp> read_gemm_trace(const std::string& path, Dtype default_dtype
       std::getline(ls >> std::ws, name);
     }
     GemmOp op = parse_gemm(first, dt, where);
+    if (invalid_utf8_at(name) != std::string::npos)  // names go into stats.json
+      throw InputError(where + ": the op name is not valid UTF-8");
     if (!name.empty()) op.name = name;
     ops.push_back(op);
   }

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "models/numerics/float_format.h"
 #include "models/sparse/bsr.h"
 #include "models/sparse/nm_compress.h"
 #include "sim/core/input_error.h"
+#include "sim/core/input_file.h"
 #include "sim/driver/gemm_list.h"
 #include "workloads/loaders/load_weights.h"
 #include "workloads/pruning/prune_spec.h"
@@ -75,8 +77,7 @@ GemmOp op_from_trace(const workloads::TraceOp& t, const std::string& prefix) {
 }
 
 std::vector<GemmOp> read_any_trace(const std::string& path, Dtype default_dtype) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open trace file");
+  std::istringstream in(read_input_file(path, "trace file"));
   std::string line;
   while (std::getline(in, line)) {
     const auto p = line.find_first_not_of(" \t");

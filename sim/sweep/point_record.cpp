@@ -1,5 +1,7 @@
 #include "sim/sweep/point_record.h"
 
+#include "sim/core/atomic_write.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -82,33 +84,7 @@ std::optional<std::int64_t> point_id_of(const std::string& name) {
 }
 
 void write_atomically(const std::string& path, const std::string& text) {
-  const fs::path final_path(path);
-  const fs::path tmp = final_path.parent_path() / ("." + final_path.filename().string() + "." +
-                                                   std::to_string(::getpid()) + ".tmp");
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) throw InputError(tmp.string() + ": cannot write: " + std::strerror(errno));
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const std::string why = std::strerror(errno);
-      ::close(fd);
-      throw InputError(tmp.string() + ": write failed: " + why);
-    }
-    done += std::size_t(n);
-  }
-  // The data reaches the disk before the name does, so a node crash cannot leave a
-  // complete-looking but empty point behind (rename alone covers a killed process).
-  ::fdatasync(fd);
-  ::close(fd);
-  // rename(2) replaces the target in one step: readers see the old file or the new one.
-  std::error_code ec;
-  fs::rename(tmp, final_path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw InputError(path + ": cannot write: " + ec.message());
-  }
+  stcsim::write_atomically(path, text);  // one home: sim/core/atomic_write.h
 }
 
 void write_point(const std::string& points_dir, const PointRecord& r) {

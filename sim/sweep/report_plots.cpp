@@ -6,12 +6,14 @@
 #include <sstream>
 
 #include "sim/sweep/gnuplot_script.h"
+#include "sim/sweep/point_record.h"
 
 namespace stcsim::sweep {
 
 namespace {
 
-void write_text(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+// Plots' data and scripts are outputs like any other: written whole or not at all.
+void write_text(const std::string& path, const std::string& text) { write_atomically(path, text); }
 
 // x of value v on axis a: the number itself, or its position for words (dense, 2:4).
 double x_of(const AxisInfo& a, std::size_t v) { return a.numeric ? a.numbers[v] : double(v); }

@@ -8,7 +8,9 @@
 #include <set>
 #include <sstream>
 
+#include "sim/config/yaml_unique_keys.h"
 #include "sim/core/input_error.h"
+#include "sim/core/input_file.h"
 #include "sim/core/nearest.h"
 #include "sim/sweep/value_range.h"
 
@@ -248,15 +250,12 @@ SweepSpec parse_sweep_spec_text(const std::string& text, const std::string& file
   } catch (const YAML::Exception& e) {
     throw InputError(file + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
   }
+  check_unique_keys(root, file);
   return Parser(file).parse(root);
 }
 
 SweepSpec parse_sweep_spec_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open sweep spec");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_sweep_spec_text(ss.str(), path);
+  return parse_sweep_spec_text(read_input_file(path, "sweep spec"), path);
 }
 
 }  // namespace stcsim::sweep
