@@ -1,8 +1,15 @@
 // `stcsim run`: simulate GEMMs on a preset or a described design.
+#include <cmath>
 #include <iostream>
 #include <sstream>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/option_values.h"
+#include "sim/cli/output_paths.h"
+#include "sim/cli/run_admission.h"
+#include "sim/core/atomic_write.h"
+#include "sim/core/memory_limit.h"
+#include "sim/core/number_syntax.h"
 #include "models/sm/block_map_gen.h"
 #include "sim/config/config.h"
 #include "sim/core/input_error.h"
@@ -21,7 +28,7 @@ struct RunOptions {
   std::string trace;
   std::string model;
   std::vector<std::string> prune;
-  std::int64_t batch = 0, seq = 0;
+  std::string batch, seq;  // numbers, read by option_values.h
   std::string dtype = "fp16";
   std::string sparsity = "dense";
   std::vector<std::string> overrides;
@@ -31,11 +38,12 @@ struct RunOptions {
   bool quiet = false;
   bool no_dense_baseline = false;
   bool functional = false;
-  std::uint64_t seed = 1;
+  std::string seed = "1";
   std::string block, block_dist = "uniform";
-  double unstructured = -1;
+  std::string unstructured;
   std::string unstructured_kernel = "csr";
-  std::uint64_t block_seed = 1;
+  std::string block_seed = "1";
+  std::string max_memory;
 };
 
 // "RxC@S": block rows x block columns at sparsity S (fraction of blocks pruned).
@@ -47,8 +55,13 @@ BlockArg parse_block_arg(const std::string& text) {
   BlockArg b;
   char x = 0, at = 0;
   std::istringstream in(text);
-  if (!(in >> b.r >> x >> b.c >> at >> b.sparsity) || (x != 'x' && x != 'X') || at != '@' || in.peek() != EOF)
+  std::string s;
+  if (!(in >> b.r >> x >> b.c >> at >> s) || (x != 'x' && x != 'X') || at != '@' || in.peek() != EOF)
     throw InputError("--block: expected RxC@S (e.g. 32x32@0.75), got '" + text + "'");
+  double v = 0;
+  if (!parse_decimal_double(s, v).empty())
+    throw InputError("--block: sparsity S must be a decimal number in [0, 1], got '" + text + "'");
+  b.sparsity = v;
   if (b.r < 1 || b.c < 1 || b.r > 64 || b.c > 64) throw InputError("--block: block sizes run from 1x1 to 64x64, got '" + text + "'");
   if (!(b.sparsity >= 0 && b.sparsity <= 1)) throw InputError("--block: sparsity must be in [0, 1], got '" + text + "'");
   return b;
@@ -62,6 +75,16 @@ int parse_unstructured_kernel(const std::string& kern) {
     if (in >> v && in.peek() == EOF && v >= 1 && v <= 64) return v;
   }
   throw InputError("--unstructured-kernel: expected csr or tc:V with V in 1..64 (e.g. tc:16), got '" + kern + "'");
+}
+
+// A synthetic map keeps (1 - S) of its R x C blocks, 4 bytes each: admitted before it is made.
+void admit_block_map(const GemmOp& op, int r, int c, double sparsity, const std::string& option) {
+  const double rows = std::ceil(double(op.batch) * double(op.n) / r), cols = std::ceil(double(op.k) / c);
+  const double bytes = 4 * (rows + 1) + 4 * (1 - sparsity) * rows * cols;
+  if (bytes > double(max_memory_bytes()))
+    admit_memory(bytes < 1.8e19 ? std::uint64_t(bytes) : std::uint64_t(1.8e19),
+                 option + ": the block map of op '" + op.name + "' (" + std::to_string(std::int64_t(rows)) +
+                     " x " + std::to_string(std::int64_t(cols)) + " blocks)");
 }
 }  // namespace
 
@@ -111,13 +134,15 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("--unstructured", o->unstructured,
                   "with --gemm (or the default set): prune single weights to sparsity S (0..1) from a "
                   "synthetic mask (--block-dist spreads nonzeros over rows) and run it on "
-                  "--unstructured-kernel")
-      ->check(CLI::Range(0.0, 1.0));
+                  "--unstructured-kernel");
   sub->add_option("--unstructured-kernel", o->unstructured_kernel,
                   "for unstructured weights (--unstructured, or a trace/model pruned block:1x1@S): "
                   "csr (row-split CSR SpMM on the CUDA cores) or tc:V (the tensor-core block kernel "
                   "over the Vx1 column vectors covering the nonzeros, V 1..64, e.g. tc:16)")
       ->capture_default_str();
+  sub->add_option("--max-memory", o->max_memory,
+                  "refuse a run whose estimated memory (CTAs, block maps, --functional operands, input "
+                  "files) exceeds this many bytes, with K/M/G/T suffixes (default 8G)");
   sub->get_option("--gemm")->excludes(sub->get_option("--trace"));
   sub->get_option("--block")->excludes(sub->get_option("--trace"))->excludes(sub->get_option("--model"));
   sub->get_option("--unstructured")
@@ -126,6 +151,16 @@ Command add_run_command(CLI::App& app) {
       ->excludes(sub->get_option("--block"));
   sub->get_option("--model")->excludes(sub->get_option("--trace"))->excludes(sub->get_option("--gemm"));
   return [o, sub] {
+    // Every option is read and checked, and outputs proven writable, before any work.
+    const auto given = [&](const char* name) { return sub->count(name) > 0; };
+    if (given("--max-memory")) max_memory_bytes() = memory_option("--max-memory", o->max_memory);
+    const std::int64_t batch = given("--batch") ? int_option("--batch", o->batch, 1, 1 << 20) : 0;
+    const std::int64_t seq = given("--seq") ? int_option("--seq", o->seq, 1, 1 << 24) : 0;
+    const std::uint64_t seed = std::uint64_t(int_option("--seed", o->seed, 0, kMaxSeed));
+    const std::uint64_t block_seed = std::uint64_t(int_option("--block-seed", o->block_seed, 0, kMaxSeed));
+    const double unstructured = given("--unstructured") ? fraction_option("--unstructured", o->unstructured) : -1;
+    if (given("--out")) check_output_dir("--out", o->out);
+    if (given("--vcd")) check_output_file("--vcd", o->vcd);
     RunRequest req;
     req.config = load_arch(o->arch);
     for (const auto& p : o->overrides) apply_override(req.config, p);
@@ -135,8 +170,8 @@ Command add_run_command(CLI::App& app) {
       const workloads::Model model = load_any_model(o->model);
       ModelRunOptions mo;
       mo.lowering = default_lowering(o->model);
-      if (o->batch > 0) mo.lowering.batch = o->batch;
-      if (o->seq > 0) mo.lowering.seq_len = o->seq;
+      if (batch > 0) mo.lowering.batch = batch;
+      if (seq > 0) mo.lowering.seq_len = seq;
       mo.dtype = dt;
       variants = o->prune.empty() ? std::vector<std::string>{"dense"} : o->prune;
       for (const auto& v : variants) {
@@ -153,23 +188,26 @@ Command add_run_command(CLI::App& app) {
     const NmSparsity sp = parse_sparsity(o->sparsity);
     for (auto& op : req.ops)
       if (op.sparsity.dense()) op.sparsity = sp;
+    admit_run(req.config, req.ops, o->functional);  // before any synthetic map is made
     if (!o->block.empty()) {
       const BlockArg b = parse_block_arg(o->block);
       const BlockDist dist = parse_block_dist(o->block_dist);
       for (auto& op : req.ops) {
+        admit_block_map(op, b.r, b.c, b.sparsity, "--block " + o->block);
         op.block_map = std::make_shared<BlockMap>(
-            make_block_map(std::int64_t(op.batch) * op.n, op.k, b.r, b.c, b.sparsity, dist, o->block_seed));
+            make_block_map(std::int64_t(op.batch) * op.n, op.k, b.r, b.c, b.sparsity, dist, block_seed));
         op.weight_pattern = "block:" + std::to_string(b.r) + "x" + std::to_string(b.c);
       }
     }
-    if (o->unstructured >= 0) {
+    if (unstructured >= 0) {
       const BlockDist dist = parse_block_dist(o->block_dist);
       for (auto& op : req.ops) {
         if (!op.sparsity.dense()) throw InputError("--unstructured cannot be combined with --sparsity " + op.sparsity.str());
+        admit_block_map(op, 1, 1, unstructured, "--unstructured " + o->unstructured);
         op.block_map = std::make_shared<BlockMap>(
-            make_block_map(std::int64_t(op.batch) * op.n, op.k, 1, 1, o->unstructured, dist, o->block_seed));
+            make_block_map(std::int64_t(op.batch) * op.n, op.k, 1, 1, unstructured, dist, block_seed));
         std::ostringstream label;
-        label << "unstructured@" << o->unstructured;
+        label << "unstructured@" << unstructured;
         op.weight_pattern = label.str();
       }
     }
@@ -177,7 +215,7 @@ Command add_run_command(CLI::App& app) {
     // from a trace or model pruned block:1x1) run on the chosen kernel; otherwise a 1x1
     // map stays on the tensor-core block kernel. An explicit --unstructured-kernel with
     // no such map is an error.
-    const bool choose = o->unstructured >= 0 || sub->count("--unstructured-kernel") > 0;
+    const bool choose = unstructured >= 0 || sub->count("--unstructured-kernel") > 0;
     const int vec = parse_unstructured_kernel(o->unstructured_kernel);
     int on_kernel = 0;
     for (auto& op : req.ops) {
@@ -197,14 +235,19 @@ Command add_run_command(CLI::App& app) {
                        "trace or --prune block:1x1@S)");
     req.compare_dense = !o->no_dense_baseline;
     req.functional = o->functional;
-    req.seed = o->seed;
+    req.seed = seed;
     req.out_dir = o->out;
     req.vcd_path = o->vcd;
     req.vcd_signals = o->vcd_signals;
+    admit_run(req.config, req.ops, req.functional);
     const RunResult res = run_simulation(req);
     if (!o->quiet) std::cout << format_report(req, res) << format_variants(variants, res);
     if (!o->out.empty()) {
-      write_file_atomically(o->out, "stats.json", stats_json(req, res).dump(2) + "\n");
+      // Names the readers did not vet (an ONNX tensor's bytes) must not lose the results:
+      // bytes that are not UTF-8 are written as U+FFFD instead of failing the dump.
+      const std::string text =
+          stats_json(req, res).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+      write_atomically(o->out + "/stats.json", text + "\n");
       if (!o->quiet) std::cout << "Wrote " << o->out << "/stats.json\n";
     }
     return 0;
