@@ -33,7 +33,8 @@ TEST_CASE("kernel_smem_layout_is_the_simulators_swizzle", "[validation]") {
 
 TEST_CASE("kernel_cta_order_is_the_simulators_launch_order", "[validation]") {
   BankedSmem smem(BankedSmemSpec{32, 4, 30});
-  for (const KernelTile& t : compiled_tiles())
+  // compiled_tiles(Bsr): every tile compiled for any kernel (the BSR list is the superset).
+  for (const KernelTile& t : compiled_tiles(GemmKernel::Bsr))
     for (int swizzle : {1, 3, 8}) {
       GemmOp op;
       op.m = t.cta_m * 5, op.n = t.cta_n * 7, op.k = t.cta_k * 2;
@@ -50,7 +51,7 @@ TEST_CASE("kernel_cta_order_is_the_simulators_launch_order", "[validation]") {
 TEST_CASE("kernel_ldmatrix_phases_cost_what_the_simulator_counts", "[validation]") {
   BankedSmem smem(BankedSmemSpec{32, 4, 30});
   for (const bool sparse : {false, true})
-    for (const KernelTile& t : compiled_tiles()) {
+    for (const KernelTile& t : compiled_tiles(GemmKernel::Bsr)) {
       const MmaKind kind{Dtype::FP16, sparse ? NmSparsity{2, 4} : NmSparsity{}};
       const auto sim = ldmatrix_wavefronts(mapping_of(t, 1), kind, smem);
       const int k_sub = sparse ? 32 : 16, a_row = sparse ? t.cta_k : 2 * t.cta_k,
@@ -94,7 +95,7 @@ TEST_CASE("kernel_ldmatrix_phases_cost_what_the_simulator_counts", "[validation]
 
 TEST_CASE("kernel_lanes_cover_their_fragments_once", "[validation]") {
   // Every accumulator element of a warp tile is owned by exactly one (lane, i, j, r).
-  for (const KernelTile& t : compiled_tiles()) {
+  for (const KernelTile& t : compiled_tiles(GemmKernel::Bsr)) {
     std::set<std::pair<int, int>> seen;
     for (int l = 0; l < 32; ++l)
       for (int i = 0; i < t.warp_m / 16; ++i)

@@ -42,7 +42,7 @@ cudaError_t launch_bsr(const GemmLaunch& g, const GemmBuffers& buf, cudaStream_t
 #define X(cm, cn, ck, wm, wn, st)                   \
   if (g.tile == KernelTile{cm, cn, ck, wm, wn, st}) \
     return STCSIM_BSR_INSTANCE(cm, cn, ck, wm, wn, st)::launch(g, buf, s);
-  STCSIM_VALIDATION_TILES(X)
+  STCSIM_BSR_TILES(X)
 #undef X
   return cudaErrorInvalidValue;
 }
@@ -51,7 +51,7 @@ cudaError_t resources_bsr(const GemmLaunch& g, KernelResources* out) {
 #define X(cm, cn, ck, wm, wn, st)                   \
   if (g.tile == KernelTile{cm, cn, ck, wm, wn, st}) \
     return STCSIM_BSR_INSTANCE(cm, cn, ck, wm, wn, st)::resources(g, out);
-  STCSIM_VALIDATION_TILES(X)
+  STCSIM_BSR_TILES(X)
 #undef X
   return cudaErrorInvalidValue;
 }

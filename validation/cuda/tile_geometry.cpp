@@ -20,6 +20,16 @@ std::vector<KernelTile> compiled_tiles() {
   return t;
 }
 
+std::vector<KernelTile> compiled_tiles(GemmKernel k) {
+  std::vector<KernelTile> t = compiled_tiles();
+  if (k == GemmKernel::Bsr) {
+#define STCSIM_TILE_ENTRY(cm, cn, ck, wm, wn, s) t.push_back(KernelTile{cm, cn, ck, wm, wn, s});
+    STCSIM_BSR_ONLY_TILES(STCSIM_TILE_ENTRY)
+#undef STCSIM_TILE_ENTRY
+  }
+  return t;
+}
+
 KernelTile parse_tile(const std::string& text) {
   std::string list;
   for (const auto& c : compiled_tiles()) {

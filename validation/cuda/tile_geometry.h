@@ -31,6 +31,12 @@ namespace stcsim::validation {
   X(128, 64, 64, 64, 32, 4)        \
   X(64, 64, 64, 32, 32, 6)
 
+// Tiles compiled for the BSR kernel only: 32x32 blocks (its blocks are cta_m x cta_k), the
+// block size the campaign times and the PyTorch BSR baseline uses; too small a tile to be
+// worth offering the dense and 2:4 kernels.
+#define STCSIM_BSR_ONLY_TILES(X) X(32, 64, 32, 32, 32, 4)
+#define STCSIM_BSR_TILES(X) STCSIM_VALIDATION_TILES(X) STCSIM_BSR_ONLY_TILES(X)
+
 struct KernelTile {
   int cta_m = 0, cta_n = 0, cta_k = 0, warp_m = 0, warp_n = 0, stages = 0;
 
@@ -52,6 +58,8 @@ KernelTile parse_tile(const std::string& text);
 
 enum class GemmKernel { Dense, Sparse24, Bsr };
 const char* kernel_name(GemmKernel k);  // "stcsim_dense", "stcsim_sp24", "stcsim_bsr"
+// The tiles compiled for one kernel: compiled_tiles(), plus STCSIM_BSR_ONLY_TILES for BSR.
+std::vector<KernelTile> compiled_tiles(GemmKernel k);
 
 // Bytes of one pipeline stage in shared memory: the A tile (for 2:4, the kept values,
 // 1 byte per logical k per row, then the metadata, 4 bits per kept pair of 4), then B.

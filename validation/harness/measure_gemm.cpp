@@ -24,21 +24,21 @@ int round_up(int v, int tile) { return (v + tile - 1) / tile * tile; }
 // A tile for the kernel problem mk x nk x k. Tiles that divide it exactly come first:
 // the largest giving at least one CTA per SM, else the one with the most CTAs. When none
 // divides it, the tile that needs the least zero padding (ties: more CTAs). Only tiles
-// that fit the device's shared memory; for the BSR kernel, only tiles whose blocks (cta_m x
-// cta_k) are at most 64x64.
+// that fit the device's shared memory; for the BSR kernel, only tiles with 32x32 blocks
+// (cta_m x cta_k).
 bool choose_tile(GemmKernel kind, int mk, int nk, int k, const MeasureSettings& s,
                  const DeviceInfo& dev, KernelTile& out, std::string& why) {
   std::vector<KernelTile> cands =
-      s.tile == "auto" ? compiled_tiles() : std::vector<KernelTile>{parse_tile(s.tile)};
+      s.tile == "auto" ? compiled_tiles(kind) : std::vector<KernelTile>{parse_tile(s.tile)};
   long best_ctas = -1;
   double best_pad = 0;
   bool exact_found = false;
   for (const KernelTile& t : cands) {
     if (kernel_smem_bytes(kind, t.cta_m, t.cta_n, t.cta_k, t.stages, 4) > dev.smem_per_block_optin)
       continue;
-    // The BSR kernel's blocks are its cta_m x cta_k: keep them within the simulator's
-    // block maps (at most 64x64) so that `stcsim validate` can run the same blocks.
-    if (kind == GemmKernel::Bsr && s.tile == "auto" && (t.cta_m > 64 || t.cta_k > 64)) continue;
+    // The BSR kernel's blocks are its cta_m x cta_k: 32x32, the size the campaign times
+    // (and the simulator's block maps can run: they go up to 64x64).
+    if (kind == GemmKernel::Bsr && s.tile == "auto" && (t.cta_m != 32 || t.cta_k != 32)) continue;
     const GemmLaunch g{kind, t, mk, nk, k};
     const bool exact = !*tile_mismatch(g);
     const int pm = round_up(mk, t.cta_m), pn = round_up(nk, t.cta_n), pk = round_up(k, t.cta_k);
