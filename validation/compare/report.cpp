@@ -74,6 +74,8 @@ void summarize(ValidationReport& r) {
       const ComparedGemm* d = find(r.rows, row, "cublaslt");
       pair(row, d ? d : find(r.rows, row, "cublas"));
     }
+    if (row.measured.kernel == "torch_24_cutlass" || row.measured.kernel == "torch_24_cusparselt")
+      pair(row, find(r.rows, row, "torch_linear"));
   }
   for (const auto& row : r.rows) {
     if (row.measured.numerics.empty()) continue;

@@ -14,6 +14,7 @@ namespace {
 int group_of(const MeasuredGemm& g) {
   if (g.kernel == "stcsim_dense") return 0;
   if (g.kernel == "stcsim_sp24") return 1;
+  if (g.ours()) return 4;  // BSR, CSR
   return g.sparsity == "dense" ? 2 : 3;
 }
 }  // namespace
@@ -23,8 +24,8 @@ std::string write_scatter_plot(const ValidationReport& r, const std::string& dir
   {
     std::ofstream dat(dir + "/scatter.dat");
     if (!dat) throw InputError(dir + "/scatter.dat: cannot write");
-    dat << "# measured_us predicted_us group(0 stcsim_dense, 1 stcsim_sp24, 2 vendor dense, 3 "
-           "vendor 2:4)\n";
+    dat << "# measured_us predicted_us group(0 stcsim_dense, 1 stcsim_sp24, 2 vendor/PyTorch dense, 3 "
+           "vendor/PyTorch sparse, 4 stcsim_bsr/stcsim_csr)\n";
     for (const auto& row : r.rows)
       if (row.simulated) {
         dat << row.measured.time_us << " " << row.predicted_us() << " " << group_of(row.measured)
@@ -61,8 +62,9 @@ std::string write_scatter_plot(const ValidationReport& r, const std::string& dir
           "plot 'scatter.dat' using 1:(grp(0, $2)) with points pt 7 ps 1.2 title 'stcsim\\_dense', "
           "\\\n"
           "     '' using 1:(grp(1, $2)) with points pt 5 ps 1.2 title 'stcsim\\_sp24 (2:4)', \\\n"
-          "     '' using 1:(grp(2, $2)) with points pt 6 ps 1.2 title 'cuBLAS / cuBLASLt', \\\n"
-          "     '' using 1:(grp(3, $2)) with points pt 4 ps 1.2 title 'cuSPARSELt (2:4)', \\\n"
+          "     '' using 1:(grp(2, $2)) with points pt 6 ps 1.2 title 'cuBLAS, cuBLASLt, F.linear', \\\n"
+          "     '' using 1:(grp(3, $2)) with points pt 4 ps 1.2 title 'cuSPARSELt, torch sparse', \\\n"
+          "     '' using 1:(grp(4, $2)) with points pt 9 ps 1.2 title 'stcsim\\_bsr, stcsim\\_csr', \\\n"
           "     x with lines lc rgb 'black' title 'predicted = measured', \\\n"
           "     1.15 * x with lines dt 2 lc rgb 'gray' title '+-15%', \\\n"
           "     0.85 * x with lines dt 2 lc rgb 'gray' notitle\n";
