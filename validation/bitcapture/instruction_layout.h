@@ -4,10 +4,11 @@
 //     a, b, c, d, e are the registers of the 32 lanes, lane-major (word lane * regs + i),
 //     in the PTX fragment layouts models/functional and models/sparse implement.
 //   wgmma m64nNk16 and wgmma.sp m64nNk32 (f16 -> f32; A in registers, B in shared memory):
-//     a, e, c, d are the registers of the 128 threads, thread-major. The model's reading
-//     (an assumption the "exact" category checks): warp w of the warpgroup holds rows
-//     16w..16w+15 of A and D; its A (and, for .sp, its metadata, selector 0) is laid out
-//     as the mma.sync m16n8k16 (mma.sp m16n8k32) A of those rows, and its accumulator
+//     a, e, c, d are the registers of the 128 threads, thread-major. Warp w of the
+//     warpgroup holds rows 16w..16w+15 of A and D (PTX ISA 9.7.15.5.1 and, for the
+//     sparsity information, 9.7.15.6.2). The model's reading within a warp (an assumption
+//     the "exact" category checks): its A (and, for .sp, its metadata, selector 0) is laid
+//     out as the mma.sync m16n8k16 (mma.sp m16n8k32) A of those rows, and its accumulator
 //     register 4j + i is register i of the mma C fragment of columns 8j..8j+7.
 //     b is the shared-memory image of B the instruction read (wgmma_smem.h), two halves
 //     per word, the lower index in the low bits.
