@@ -15,11 +15,21 @@ NmSparsity parse_sparsity(const std::string& text) {
 
 MmaShape MmaKind::shape() const {
   MmaShape s = dense_mma_shape(dtype);
+  if (warpgroup()) s = MmaShape{64, wgmma_n, s.k};  // PTX: the same K per dtype as mma.sync
   if (!sparsity.dense()) s.k = s.k * sparsity.m / sparsity.n;
   return s;
 }
 
-std::int64_t MmaKind::products() const { return dense_mma_shape(dtype).fma(); }
+MmaShape MmaKind::sub_core_shape() const {
+  MmaShape s = shape();
+  if (warpgroup()) s.m = 16;
+  return s;
+}
+
+std::int64_t MmaKind::products() const {
+  const MmaShape s = shape();
+  return std::int64_t(s.m) * s.n * dense_mma_shape(dtype).k;
+}
 
 int MmaKind::index_bits() const {
   if (sparsity.dense()) return 0;
@@ -39,6 +49,8 @@ std::int64_t MmaKind::b_bytes() const {
   return std::int64_t(s.n) * s.k * input_bytes(dtype);
 }
 
+double MmaKind::a_bytes() const { return shape().m * shape().k * a_bytes_per_k(); }
+
 double MmaKind::a_bytes_per_k() const {
   return sparsity.dense() ? input_bytes(dtype) : double(input_bytes(dtype)) * sparsity.n / sparsity.m;
 }
@@ -49,7 +61,7 @@ double MmaKind::meta_bytes_per_k() const {
 
 std::string MmaKind::str() const {
   const MmaShape s = shape();
-  return std::string(to_string(dtype)) + " m" + std::to_string(s.m) + "n" + std::to_string(s.n) +
+  return std::string(to_string(dtype)) + (warpgroup() ? " wgmma" : "") + " m" + std::to_string(s.m) + "n" + std::to_string(s.n) +
          "k" + std::to_string(s.k) + (sparsity.dense() ? "" : " " + sparsity.str());
 }
 

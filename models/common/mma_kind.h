@@ -26,19 +26,27 @@ struct NmSparsity {
 // throws InputError otherwise.
 NmSparsity parse_sparsity(const std::string& text);
 
+// A warp-level mma.sync / mma.sp (wgmma_n = 0), or a warpgroup-level
+// wgmma.mma_async(.sp) m64nNkK with N = wgmma_n (8..256, a multiple of 8): the four warps
+// of the warpgroup each run a m16 x N slice on their own sub-core's tensor core, B (N x K)
+// is read once from shared memory and reaches all four.
 struct MmaKind {
   Dtype dtype = Dtype::FP16;
   NmSparsity sparsity;
+  int wgmma_n = 0;
 
-  MmaShape shape() const;              // m16 n8 and K covered (dense K x M/N for sparse)
+  bool warpgroup() const { return wgmma_n > 0; }
+  MmaShape shape() const;              // m16 n8 (wgmma: m64 nN) and K covered (dense K x M/N for sparse)
+  MmaShape sub_core_shape() const;     // what one sub-core's tensor core runs: m16 of shape()
   std::int64_t products() const;       // real multiplies per instruction
   int index_bits() const;              // metadata bits per kept A element (0 for dense)
   std::int64_t metadata_bits() const;  // per instruction
   std::int64_t b_bytes() const;        // B operand bytes per instruction
+  double a_bytes() const;              // A operand bytes per instruction (values, compressed when sparse)
   // Bytes of A (values) and of metadata per dense-K element of one A row.
   double a_bytes_per_k() const;
   double meta_bytes_per_k() const;
-  std::string str() const;  // "fp16 m16n8k32 2:4"
+  std::string str() const;  // "fp16 m16n8k32 2:4", "bf16 wgmma m64n256k16"
 };
 
 }  // namespace stcsim

@@ -17,18 +17,20 @@ Gpu::Gpu(sc_core::sc_module_name name, const HardwareSections& hw) : sc_module(n
   tc_proto_ = Registry<ITensorCore>::create(tc.impl, tc.params, ctx);
   const auto& sm = hw.at("smem");
   smem_proto_ = Registry<ISharedMemory>::create(sm.impl, sm.params, ctx);
+  const auto& tma = hw.at("tma");
+  tma_proto_ = Registry<ITma>::create(tma.impl, tma.params, ctx);
   const auto& l2 = hw.at("l2");
   const auto& dram = hw.at("dram");
   mem_ = std::make_unique<MemorySystem>("mem", gpu_.num_sms, sm_.l2_link_bytes_per_cycle,
                                         Registry<IL2Cache>::create(l2.impl, l2.params, ctx),
                                         Registry<IDram>::create(dram.impl, dram.params, ctx));
   sched_ = std::make_unique<CtaScheduler>("cta_scheduler", gpu_.num_sms);
-  env_.reset(new KernelEnv{gpu_.num_sms, gpu_.clock_mhz, sm_, *tc_proto_, *smem_proto_, mapping_req_,
+  env_.reset(new KernelEnv{gpu_.num_sms, gpu_.clock_mhz, sm_, *tc_proto_, *smem_proto_, *tma_proto_, mapping_req_,
                            mem_->l2().bytes_per_cycle(), mem_->dram().sustained_bytes_per_cycle(),
                            double(mem_->l2().hit_latency())});
   for (int i = 0; i < gpu_.num_sms; ++i)
     sms_.push_back(std::make_unique<Sm>(("sm" + std::to_string(i)).c_str(), i, sm_, *tc_proto_,
-                                        *smem_proto_, *mem_, *sched_));
+                                        *smem_proto_, *tma_proto_, *mem_, *sched_));
   SC_THREAD(driver);
 }
 

@@ -52,6 +52,7 @@ class Gpu : public sc_core::sc_module {
   MappingRequest mapping_req_;
   std::unique_ptr<ITensorCore> tc_proto_;
   std::unique_ptr<ISharedMemory> smem_proto_;
+  std::unique_ptr<ITma> tma_proto_;
   std::unique_ptr<MemorySystem> mem_;
   std::unique_ptr<CtaScheduler> sched_;
   std::unique_ptr<KernelEnv> env_;  // what kernels read of this GPU

@@ -2,6 +2,30 @@
 
 namespace stcsim {
 
+void tile_stage_load(const GemmTensors& k, const CtaTask& t, std::int64_t k0, MemRequest& r) {
+  const auto& op = k.op;
+  const int eb = input_bytes(op.dtype);
+  const std::int64_t kb = std::min<std::int64_t>(k.map.cta_k, t.k_end - k0);
+  const auto [m0, n0, tile_rows, tile_cols] = tile_extent(k, t);
+  r = MemRequest{};
+  // A: one row of kept values per row of the tile (compressed when sparse).
+  const double a_bpk = k.mma.a_bytes_per_k();
+  const auto rows_a = std::uint32_t(tile_rows);
+  const std::uint64_t bi = std::uint64_t(t.batch);
+  r.runs.push_back(RowRun{k.base.a + bi * k.a_stride + std::uint64_t((m0 * op.k + k0) * a_bpk),
+                          std::uint32_t(kb * a_bpk), rows_a, std::uint64_t(op.k * a_bpk)});
+  if (!k.mma.sparsity.dense()) {
+    // Metadata is stored reordered tile by tile: one contiguous block per (tile, k-tile).
+    const double tile_meta = double(k.map.cta_m) * k.map.cta_k * k.mma.meta_bytes_per_k();
+    const std::int64_t ktiles = (op.k + k.map.cta_k - 1) / k.map.cta_k;
+    const std::int64_t block = std::int64_t(t.tile_m) * ktiles + (k0 / k.map.cta_k);
+    r.runs.push_back(RowRun{k.base.meta + bi * k.meta_stride + std::uint64_t(block * tile_meta),
+                            std::uint32_t(rows_a * kb * k.mma.meta_bytes_per_k()), 1, 0});
+  }
+  r.runs.push_back(RowRun{k.base.b + bi * k.b_stride + std::uint64_t((n0 * op.k + k0) * eb),
+                          std::uint32_t(kb * eb), std::uint32_t(tile_cols), std::uint64_t(op.k * eb)});
+}
+
 void tile_store(const GemmTensors& k, const CtaTask& t, bool partial, MemRequest& store) {
   const auto& op = k.op;
   const auto [m0, n0, tile_rows, cols] = tile_extent(k, t);

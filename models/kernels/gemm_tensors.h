@@ -42,6 +42,11 @@ inline TileExtent tile_extent(const GemmTensors& k, const CtaTask& t) {
   return {m0, n0, std::min<std::int64_t>(k.map.cta_m, k.op.m - m0), std::min<std::int64_t>(k.map.cta_n, k.op.n - n0)};
 }
 
+// The load of one stage into `r`: the k-tile starting at `k0` of the A rows (kept values,
+// compressed when sparse, and the metadata block of this tile and k-tile) and the B
+// rows of task `t`'s output tile.
+void tile_stage_load(const GemmTensors& k, const CtaTask& t, std::int64_t k0, MemRequest& r);
+
 // The store of a CTA's output tile into `store`: fp32 partials into the split-K
 // workspace when `partial`, else D (y^T tiles transposed through shared memory so that
 // y's rows are written contiguously).

@@ -24,6 +24,7 @@
 #include "models/sm/sm_spec.h"
 #include "models/smem/i_shared_memory.h"
 #include "models/tensor_core/i_tensor_core.h"
+#include "models/tma/i_tma.h"
 #include "sim/core/param.h"
 
 namespace stcsim {
@@ -35,6 +36,7 @@ struct KernelEnv {
   const SmSpec& sm;
   const ITensorCore& tc;
   const ISharedMemory& smem;
+  const ITma& tma;
   const MappingRequest& request;
   // Memory rates for the mapping chooser.
   double l2_bytes_per_cycle = 0, dram_bytes_per_cycle = 0, l2_hit_latency = 0;

@@ -59,12 +59,20 @@ const IKernel& KernelRegistry::choose(const GemmOp& op, const MappingRequest& re
     auto by_priority = all();
     std::stable_sort(by_priority.begin(), by_priority.end(),
                      [](const IKernel* a, const IKernel* b) { return a->auto_priority() > b->auto_priority(); });
+    // The first that takes the op and can run it on this GPU (a Hopper kernel is asked
+    // first and declines on an SM without wgmma or TMA); if none can, the first that
+    // takes it says why.
+    const IKernel* first = nullptr;
     for (const IKernel* c : by_priority)
       if (c->auto_priority() > 0 && c->auto_pick(op, req)) {
-        k = c;
-        break;
+        if (!first) first = c;
+        if (c->cannot_run(op, env).empty()) {
+          k = c;
+          break;
+        }
       }
-    if (!k) throw InputError(op.name + ": no registered kernel takes this GEMM (" + names() + ")");
+    if (!first) throw InputError(op.name + ": no registered kernel takes this GEMM (" + names() + ")");
+    if (!k) k = first;
   }
   const std::string why = k->cannot_run(op, env);
   if (!why.empty()) throw InputError(op.name + ": " + why);

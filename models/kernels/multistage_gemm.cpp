@@ -56,29 +56,8 @@ class MultistageCta : public MainloopCta {
   }
 
   void issue_stage_load(int kt, Cycle) override {
-    const auto& op = k_.op;
-    const int eb = input_bytes(op.dtype);
-    const std::int64_t k0 = task_.k_begin + std::int64_t(kt) * k_.map.cta_k;
-    const std::int64_t kb = std::min<std::int64_t>(k_.map.cta_k, task_.k_end - k0);
-    const auto [m0, n0, tile_rows, tile_cols] = tile_extent(k_, task_);
     MemRequest& r = loads_[std::size_t(kt) % loads_.size()];
-    r = MemRequest{};
-    // A: one row of kept values per row of the tile (compressed when sparse).
-    const double a_bpk = k_.mma.a_bytes_per_k();
-    const auto rows_a = std::uint32_t(tile_rows);
-    const std::uint64_t bi = std::uint64_t(task_.batch);
-    r.runs.push_back(RowRun{k_.base.a + bi * k_.a_stride + std::uint64_t((m0 * op.k + k0) * a_bpk),
-                            std::uint32_t(kb * a_bpk), rows_a, std::uint64_t(op.k * a_bpk)});
-    if (!k_.mma.sparsity.dense()) {
-      // Metadata is stored reordered tile by tile: one contiguous block per (tile, k-tile).
-      const double tile_meta = double(k_.map.cta_m) * k_.map.cta_k * k_.mma.meta_bytes_per_k();
-      const std::int64_t ktiles = (op.k + k_.map.cta_k - 1) / k_.map.cta_k;
-      const std::int64_t block = std::int64_t(task_.tile_m) * ktiles + (k0 / k_.map.cta_k);
-      r.runs.push_back(RowRun{k_.base.meta + bi * k_.meta_stride + std::uint64_t(block * tile_meta),
-                              std::uint32_t(rows_a * kb * k_.mma.meta_bytes_per_k()), 1, 0});
-    }
-    r.runs.push_back(RowRun{k_.base.b + bi * k_.b_stride + std::uint64_t((n0 * op.k + k0) * eb),
-                            std::uint32_t(kb * eb), std::uint32_t(tile_cols), std::uint64_t(op.k * eb)});
+    tile_stage_load(k_, task_, task_.k_begin + std::int64_t(kt) * k_.map.cta_k, r);
     sm_.submit(r);
   }
 
@@ -126,13 +105,7 @@ class MultistageGemm : public TensorCoreKernel {
     static_cast<GemmTensors&>(*k) = GemmTensors(op, map, allocate_operands(op, map, allocate));
     k->ctas_per_sm = p.occupancy.ctas_per_sm;
     k->warp_work = TensorCoreWarps(map, k->mma, env.smem);
-    const std::int64_t tiles_m = (kp.m + map.cta_m - 1) / map.cta_m;
-    const std::int64_t ktiles = (kp.k + map.cta_k - 1) / map.cta_k;
-    k->a_stride = std::uint64_t(double(kp.m) * kp.k * k->mma.a_bytes_per_k());
-    k->meta_stride = std::uint64_t(double(tiles_m) * ktiles * map.cta_m * map.cta_k * k->mma.meta_bytes_per_k());
-    k->b_stride = std::uint64_t(kp.n * kp.k * input_bytes(op.dtype));
-    k->c_stride = std::uint64_t(kp.m * kp.n * output_bytes(op.dtype));
-    k->workspace_stride = std::uint64_t(4 * map.split_k * kp.m * kp.n);
+    set_batch_strides(*k);
     k->ctas = multistage_cta_order(kp, map, &k->splits);
     p.ctas = double(k->ctas.size());
     p.launches.push_back(std::move(k));

@@ -5,7 +5,7 @@ namespace stcsim {
 std::vector<ParamDecl> TensorCoreKernel::params() const {
   std::vector<ParamDecl> out;
   for (auto& d : MappingRequest::params())
-    if (d.key != "kernel" && d.key != "unstructured_kernel") out.push_back(std::move(d));
+    if (d.key != "kernel" && d.key != "unstructured_kernel" && d.key != "schedule" && d.key != "cluster_m") out.push_back(std::move(d));
   return out;
 }
 
@@ -41,6 +41,18 @@ TensorAddresses TensorCoreKernel::allocate_operands(const GemmOp& op, const Kern
   addr.c = allocate(nb * op.m * op.n * output_bytes(op.dtype));
   addr.workspace = map.split_k > 1 ? allocate(nb * 4.0 * map.split_k * op.m * op.n) : 0;
   return addr;
+}
+
+void TensorCoreKernel::set_batch_strides(GemmTensors& k) {
+  const GemmOp& kp = k.op;
+  const KernelMapping& map = k.map;
+  const std::int64_t tiles_m = (kp.m + map.cta_m - 1) / map.cta_m;
+  const std::int64_t ktiles = (kp.k + map.cta_k - 1) / map.cta_k;
+  k.a_stride = std::uint64_t(double(kp.m) * kp.k * k.mma.a_bytes_per_k());
+  k.meta_stride = std::uint64_t(double(tiles_m) * ktiles * map.cta_m * map.cta_k * k.mma.meta_bytes_per_k());
+  k.b_stride = std::uint64_t(kp.n * kp.k * input_bytes(kp.dtype));
+  k.c_stride = std::uint64_t(kp.m * kp.n * output_bytes(kp.dtype));
+  k.workspace_stride = std::uint64_t(4 * map.split_k * kp.m * kp.n);
 }
 
 }  // namespace stcsim

@@ -25,6 +25,8 @@ class TensorCoreKernel : public IKernel {
   // padded to whole tiles as it is stored tile by tile), B, D and the split-K workspace,
   // allocated in that order.
   static TensorAddresses allocate_operands(const GemmOp& op, const KernelMapping& map, const Allocate& allocate);
+  // Bytes from one batch's operands to the next's, as allocate_operands lays them out.
+  static void set_batch_strides(GemmTensors& k);
 };
 
 }  // namespace stcsim

@@ -39,6 +39,11 @@ int KernelMapping::regs_per_thread(const MmaKind& k) const {
 
 std::string KernelMapping::describe() const {
   std::ostringstream os;
+  if (!schedule.empty()) {
+    os << cta_m << "x" << cta_n << "x" << cta_k << " warp-specialized " << schedule << " cluster " << cluster_m
+       << "x1 stages " << stages << " swizzle " << swizzle;
+    return os.str();
+  }
   os << cta_m << "x" << cta_n << "x" << cta_k << " warp " << warp_m << "x" << warp_n << " stages "
      << stages << " swizzle " << swizzle << " split_k " << split_k << " smem " << to_string(layout);
   return os.str();
@@ -75,6 +80,12 @@ std::vector<ParamDecl> MappingRequest::params() {
       string_param("unstructured_kernel", std::string("block_sparse_gemm"), {"block_sparse_gemm", "csr_spmm"},
                    "with kernel auto, for unstructured (1x1-block) weights without N:M: the tensor-core "
                    "block kernel or the CSR SpMM on CUDA cores"),
+      string_param("schedule", std::string("auto"), {"auto", "cooperative", "pingpong"},
+                   "warp-specialized kernels (sm90): two consumer warpgroups sharing each tile "
+                   "(cooperative) or alternating tiles (pingpong); auto: chosen"),
+      int_param("cluster_m", "CTAs", 0, 0, 4,
+                "warp-specialized kernels (sm90): CTAs of a cluster along M, which share each B tile by "
+                "TMA multicast (1, 2 or 4; 0: chosen)"),
   };
 }
 
@@ -92,6 +103,8 @@ MappingRequest MappingRequest::from(const ParamSet& p) {
   r.layout = l == "padded" ? SmemLayout::Padded : l == "naive" ? SmemLayout::Naive : SmemLayout::Swizzled;
   r.kernel = p.get_string("kernel");
   r.unstructured_kernel = p.get_string("unstructured_kernel");
+  r.schedule = p.get_string("schedule");
+  r.cluster_m = int(p.get_int("cluster_m"));
   return r;
 }
 

@@ -23,6 +23,11 @@ struct KernelMapping {
   int swizzle = 1;   // CTAs of `swizzle` adjacent N-tiles are launched together (L2 locality)
   int split_k = 1;   // K is cut into split_k slices reduced by a second kernel
   SmemLayout layout = SmemLayout::Swizzled;
+  // Warp-specialized kernels (sm90): "cooperative" (two consumer warpgroups share each
+  // tile) or "pingpong" (they alternate tiles); empty for the others, whose warps the
+  // warp tile counts.
+  std::string schedule;
+  int cluster_m = 1;  // warp-specialized kernels: CTAs along M that share each B tile by TMA multicast
   std::string chosen_by;  // "config" or "heuristic: ..."
 
   int warps() const { return (cta_m / warp_m) * (cta_n / warp_n); }
@@ -57,6 +62,8 @@ struct MappingRequest {
   SmemLayout layout = SmemLayout::Swizzled;
   std::string kernel = "auto";                            // or a registered kernel's name
   std::string unstructured_kernel = "block_sparse_gemm";  // auto's kernel for 1x1-block weights
+  std::string schedule = "auto";  // warp-specialized kernels: auto | cooperative | pingpong
+  int cluster_m = 0;              // warp-specialized kernels: 1, 2 or 4 (0: chosen)
   static std::vector<ParamDecl> params();
   static MappingRequest from(const ParamSet& p);
 };

@@ -83,9 +83,10 @@ void MemorySystem::serve(int sm, MemRequest& r, Cycle now) {
       }
     }
   }
-  counters_.link_bytes += total;
+  const double link_bytes = total + (r.write ? 0 : r.multicast_bytes);
+  counters_.link_bytes += link_bytes;
   const double half = l2_->hit_latency() / 2.0;  // request to the slice, data back
-  const double link_time = total / link_bpc_;
+  const double link_time = link_bytes / link_bpc_;
   Cycle ready = now;
   Cycle arrive = now;
   if (r.write) {

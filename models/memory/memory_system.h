@@ -30,6 +30,10 @@ struct MemRequest {
   bool write = false;
   std::vector<RowRun> runs;
   int tag = 0;  // the requester's own bookkeeping
+  // Reads: bytes a cluster peer's TMA multicast delivers into this SM along with this
+  // request's own data. They cross this SM's link but were read from the L2 once, by
+  // the peer (whose request, symmetric to this one, lands at the same time).
+  double multicast_bytes = 0;
   // Filled in by the memory system:
   Cycle done = 0;       // reads: data in shared memory; writes: data in the L2
   Cycle link_done = 0;  // the last byte crossed the SM's link

@@ -1,5 +1,6 @@
 // One streaming multiprocessor: sub-cores (a warp scheduler with a tensor-core pipe and
-// an FP32 pipe each), a shared-memory port, an L1 tag store, and CTA slots. It runs
+// an FP32 pipe each), a shared-memory port, an L1 tag store, a TMA unit (Hopper), and
+// CTA slots. It runs
 // whatever kernel it is given: the kernel's CTA programs (cta_program.h) do the work,
 // the SM takes CTAs from the scheduler, advances them and passes their memory requests
 // on. One SystemC thread per SM advances all of its slots in slot order, so contention
@@ -19,6 +20,7 @@
 #include "models/sm/sm_spec.h"
 #include "models/smem/i_shared_memory.h"
 #include "models/tensor_core/i_tensor_core.h"
+#include "models/tma/i_tma.h"
 
 namespace stcsim {
 
@@ -28,7 +30,7 @@ class Sm : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Sm);
   Sm(sc_core::sc_module_name name, int id, const SmSpec& spec, const ITensorCore& tc_proto,
-     const ISharedMemory& smem_proto, MemorySystem& mem, CtaScheduler& sched);
+     const ISharedMemory& smem_proto, const ITma& tma_proto, MemorySystem& mem, CtaScheduler& sched);
 
   // Start running `k`; `done` is notified when this SM has no CTA left, and
   // last_write_done() then tells when its last store reaches the L2.
@@ -59,6 +61,7 @@ class Sm : public sc_core::sc_module {
   CtaScheduler& sched_;
   std::vector<std::unique_ptr<ITensorCore>> pipes_;
   std::unique_ptr<ISharedMemory> smem_;
+  std::unique_ptr<ITma> tma_;
   std::vector<Timeline> cuda_;       // per sub-core FP32 pipe
   std::unique_ptr<SectoredL2> l1_;   // tag store of the L1 data cache (null: no L1)
   const KernelLaunch* kernel_ = nullptr;

@@ -1,5 +1,5 @@
 // What a running CTA may use of the SM it is resident on: the sub-cores' tensor-core
-// and FP32 pipes, the shared-memory port, the L1 tag store, the SM's counters, and the
+// and FP32 pipes, the shared-memory port, the TMA unit, the L1 tag store, the SM's counters, and the
 // path to the memory system. Kernels see the SM only through this.
 #pragma once
 #include <limits>
@@ -13,6 +13,7 @@
 #include "models/sm/sm_spec.h"
 #include "models/smem/i_shared_memory.h"
 #include "models/tensor_core/i_tensor_core.h"
+#include "models/tma/i_tma.h"
 
 namespace stcsim {
 
@@ -22,6 +23,7 @@ inline constexpr Cycle kPending = std::numeric_limits<Cycle>::infinity();
 struct SmContext {
   const SmSpec& spec;
   ISharedMemory& smem;
+  ITma& tma;
   std::vector<std::unique_ptr<ITensorCore>>& pipes;  // one per sub-core
   std::vector<Timeline>& cuda;                        // FP32 FMA pipe per sub-core
   SectoredL2* l1;                                     // tag store of the L1 (null: none)

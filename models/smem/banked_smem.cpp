@@ -12,11 +12,15 @@ std::vector<ParamDecl> BankedSmemSpec::params() {
   return {int_param("banks", "banks", 32, 1, 256, "number of shared-memory banks per SM"),
           int_param("bank_bytes", "bytes", 4, 1, 64, "width of one bank per cycle"),
           int_param("latency_cycles", "cycles", 30, 0, 1000,
-                    "cycles from the last wavefront of an ldmatrix to its registers")};
+                    "cycles from the last wavefront of an ldmatrix to its registers"),
+          float_param("matrix_read_bytes_per_cycle", "bytes/cycle", 0.0, 0, 1e6,
+                      "width of the tensor cores' own path for descriptor-based operand reads (wgmma); "
+                      "0: they share the banks' port")};
 }
 
 BankedSmemSpec BankedSmemSpec::from(const ParamSet& p) {
-  return {int(p.get_int("banks")), int(p.get_int("bank_bytes")), int(p.get_int("latency_cycles"))};
+  return {int(p.get_int("banks")), int(p.get_int("bank_bytes")), int(p.get_int("latency_cycles")),
+          p.get_float("matrix_read_bytes_per_cycle")};
 }
 
 int BankedSmem::wavefronts(const std::vector<std::uint32_t>& addrs, int bytes_per_thread) const {

@@ -1,6 +1,8 @@
 // Implementation "banked" of kind smem: `banks` banks of `bank_bytes` each; one
 // wavefront serves at most one distinct word per bank, so a phase whose addresses
-// put k distinct words in one bank takes k cycles.
+// put k distinct words in one bank takes k cycles. The tensor cores' operand reads
+// (wgmma) go through the same port unless `matrix_read_bytes_per_cycle` gives them a
+// path of their own.
 #pragma once
 #include "models/common/timeline.h"
 #include "models/smem/i_shared_memory.h"
@@ -12,6 +14,7 @@ struct BankedSmemSpec {
   int banks = 32;
   int bank_bytes = 4;
   int latency = 30;
+  double matrix_read_bytes_per_cycle = 0;  // 0: the port (banks x bank_bytes)
   static std::vector<ParamDecl> params();
   static BankedSmemSpec from(const ParamSet& p);
 };
@@ -27,7 +30,18 @@ class BankedSmem : public ISharedMemory {
     const double d = bytes / bytes_per_cycle();
     return port_.reserve(ready, d) + d;
   }
+  Span matrix_read(Cycle ready, double bytes) override {
+    const bool own = spec_.matrix_read_bytes_per_cycle > 0;
+    const double d = bytes / (own ? spec_.matrix_read_bytes_per_cycle : bytes_per_cycle());
+    const Cycle start = (own ? matrix_path_ : port_).reserve(ready, d);
+    return {start, start + d};
+  }
+  double matrix_read_bytes_per_cycle() const override {
+    return spec_.matrix_read_bytes_per_cycle > 0 ? spec_.matrix_read_bytes_per_cycle : bytes_per_cycle();
+  }
+  bool matrix_path_is_port() const override { return spec_.matrix_read_bytes_per_cycle <= 0; }
   int bytes_per_cycle() const override { return spec_.banks * spec_.bank_bytes; }
+  // The port's busy cycles (a separate matrix path is not the port).
   Cycle busy_cycles() const override { return port_.busy_cycles(); }
   std::unique_ptr<ISharedMemory> clone_empty() const override {
     return std::make_unique<BankedSmem>(spec_);
@@ -36,6 +50,7 @@ class BankedSmem : public ISharedMemory {
  private:
   BankedSmemSpec spec_;
   Timeline port_;
+  Timeline matrix_path_;
 };
 
 }  // namespace stcsim

@@ -4,7 +4,10 @@
 // given the byte addresses its threads touch (1 when conflict-free); `read` occupies
 // the port for that many cycles no earlier than `ready` (first come, first served)
 // and returns the cycle the data reaches the registers; `write` occupies the port for
-// `bytes` at full bandwidth (the copy engine filling a stage).
+// `bytes` at full bandwidth (the copy engine filling a stage). `matrix_read` serves the
+// tensor cores' descriptor-based operand reads (wgmma): `bytes` of a swizzled tile,
+// conflict-free, on the matrix read path, no earlier than `ready`, and says when the
+// path starts and finishes serving them.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -20,6 +23,13 @@ class ISharedMemory {
   virtual int wavefronts(const std::vector<std::uint32_t>& addrs, int bytes_per_thread) const = 0;
   virtual Cycle read(Cycle ready, int wavefronts) = 0;
   virtual Cycle write(Cycle ready, double bytes) = 0;
+  struct Span {
+    Cycle start, done;
+  };
+  virtual Span matrix_read(Cycle ready, double bytes) = 0;
+  // Bytes per cycle of that path, and whether it is a path of its own (not the port).
+  virtual double matrix_read_bytes_per_cycle() const = 0;
+  virtual bool matrix_path_is_port() const = 0;
   virtual int bytes_per_cycle() const = 0;
   virtual Cycle busy_cycles() const = 0;
   virtual std::unique_ptr<ISharedMemory> clone_empty() const = 0;

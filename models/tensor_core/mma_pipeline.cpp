@@ -1,6 +1,7 @@
 #include "models/tensor_core/mma_pipeline.h"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "models/numerics/accumulation_model.h"
@@ -22,6 +23,15 @@ std::vector<ParamDecl> MmaPipelineSpec::params() {
     out.push_back(int_param(n + "_latency_cycles", "cycles", 0, 0, 4096,
                             "cycles from issue of one " + n + " mma." + s + " to its result"));
   }
+  for (Dtype d : kAllDtypes) {
+    const std::string n = to_string(d);
+    out.push_back(int_param("wgmma_" + n + "_cycles_per_n8", "cycles", 0, 0, 1024,
+                            "cycles a sub-core's pipe spends on 8 columns of its m16 slice of one " + n +
+                                " wgmma.mma_async m64nNk" + std::to_string(dense_mma_shape(d).k) +
+                                " (0: no " + n + " wgmma)"));
+  }
+  out.push_back(int_param("wgmma_drain_cycles", "cycles", 0, 0, 4096,
+                          "cycles from a wgmma slice's last step to its result in the accumulators"));
   out.push_back(string_param("sparse_patterns", std::string("none"), {},
                              "N:M patterns of A the datapath supports for mma.sp, comma-separated "
                              "(e.g. 2:4 or 2:4,1:4), or none"));
@@ -57,6 +67,9 @@ MmaPipelineSpec MmaPipelineSpec::from(const ParamSet& p) {
       }
     }
   }
+  for (Dtype d : kAllDtypes)
+    s.wgmma_cycles_per_n8[int(d)] = int(p.get_int(std::string("wgmma_") + to_string(d) + "_cycles_per_n8"));
+  s.wgmma_drain_cycles = int(p.get_int("wgmma_drain_cycles"));
   s.sparse_extra_latency = int(p.get_int("sparse_extra_latency_cycles"));
   s.b_bytes_per_cycle = p.get_float("operand_b_bytes_per_cycle");
   s.metadata_bits_per_cycle = p.get_float("metadata_bits_per_cycle");
@@ -66,7 +79,14 @@ MmaPipelineSpec MmaPipelineSpec::from(const ParamSet& p) {
 
 std::string MmaPipeline::unsupported_reason(const MmaKind& k) const {
   const std::string d = to_string(k.dtype);
-  if (timing(k.dtype).ii <= 0) return "no " + d + " mma (tensor_core." + d + "_ii_cycles is 0)";
+  if (k.warpgroup()) {
+    if (spec_.wgmma_cycles_per_n8[int(k.dtype)] <= 0)
+      return "no " + d + " wgmma (tensor_core.wgmma_" + d + "_cycles_per_n8 is 0)";
+    if (k.wgmma_n % 8 != 0 || k.wgmma_n < 8 || k.wgmma_n > 256)
+      return "no wgmma with N = " + std::to_string(k.wgmma_n) + " (PTX: a multiple of 8 from 8 to 256)";
+  } else if (timing(k.dtype).ii <= 0) {
+    return "no " + d + " mma (tensor_core." + d + "_ii_cycles is 0)";
+  }
   if (k.sparsity.dense()) return "";
   for (const auto& s : spec_.sparse_patterns)
     if (s == k.sparsity) return "";
@@ -74,17 +94,21 @@ std::string MmaPipeline::unsupported_reason(const MmaKind& k) const {
 }
 
 double MmaPipeline::initiation_interval(const MmaKind& k) const {
-  double ii = timing(k.dtype).ii;  // the same real products as the dense instruction
+  // The same real products as the dense instruction; a wgmma slice takes N/8 steps.
+  double ii = k.warpgroup() ? double(k.wgmma_n / 8) * spec_.wgmma_cycles_per_n8[int(k.dtype)] : timing(k.dtype).ii;
   if (!k.sparsity.dense()) {
+    // Each sub-core receives all of B (a wgmma broadcasts it) and its own rows' metadata.
+    const double meta_bits = double(k.metadata_bits()) * k.sub_core_shape().m / k.shape().m;
     if (spec_.b_bytes_per_cycle > 0) ii = std::max(ii, double(k.b_bytes()) / spec_.b_bytes_per_cycle);
-    if (spec_.metadata_bits_per_cycle > 0)
-      ii = std::max(ii, double(k.metadata_bits()) / spec_.metadata_bits_per_cycle);
+    if (spec_.metadata_bits_per_cycle > 0) ii = std::max(ii, meta_bits / spec_.metadata_bits_per_cycle);
   }
   return ii;
 }
 
 int MmaPipeline::latency(const MmaKind& k) const {
-  return timing(k.dtype).latency + (k.sparsity.dense() ? 0 : spec_.sparse_extra_latency);
+  const int sparse = k.sparsity.dense() ? 0 : spec_.sparse_extra_latency;
+  if (k.warpgroup()) return int(std::ceil(initiation_interval(k))) + spec_.wgmma_drain_cycles + sparse;
+  return timing(k.dtype).latency + sparse;
 }
 
 static Registrar<ITensorCore> reg_mma_pipeline{

@@ -8,6 +8,11 @@
 // cycle, select the B elements that each kept A element multiplies (M/N times the
 // dense B bytes) and read the metadata that steers the selection: if either path is
 // narrower than the instruction needs, the interval grows to what the path allows.
+//
+// Warpgroup instructions (wgmma.mma_async, Hopper) are a separate rate: each sub-core's
+// pipe runs its warp's m16 x N slice in N/8 steps of `wgmma_<dtype>_cycles_per_n8`, and
+// the result follows the slice's last step by `wgmma_drain_cycles`. Hopper runs the
+// legacy mma.sync at its own (per-dtype `_ii_cycles`) rate.
 #pragma once
 #include <array>
 #include <vector>
@@ -24,6 +29,8 @@ struct MmaPipelineSpec {
     int latency = 0;  // cycles from issue to result
   };
   std::array<Timing, 4> per_dtype{};  // indexed by Dtype
+  std::array<int, 4> wgmma_cycles_per_n8{};  // indexed by Dtype; 0 = no wgmma for that dtype
+  int wgmma_drain_cycles = 0;
   std::vector<NmSparsity> sparse_patterns;  // empty: no mma.sp
   int sparse_extra_latency = 0;             // metadata decode and operand selection stage
   double b_bytes_per_cycle = 0;             // B operand path width per pipe (0: unlimited)

@@ -1,0 +1,243 @@
+#include "models/kernels/warp_specialized_cta.h"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+namespace stcsim {
+
+namespace {
+// A time that another agent of the CTA has yet to fix (a load not issued, a stage not
+// released).
+constexpr Cycle kUnknown = std::numeric_limits<Cycle>::infinity();
+}  // namespace
+
+std::unique_ptr<CtaProgram> WsLaunch::start_cta(const CtaTask& t, int, SmContext& sm) const {
+  return std::make_unique<WsCta>(*this, t, sm);
+}
+
+WsCta::WsCta(const WsLaunch& k, const CtaTask& t, SmContext& sm) : k_(k), sm_(sm) {
+  for (std::size_t i = std::size_t(t.panel); i < k.tiles.size(); i += std::size_t(k.grid)) tiles_.push_back(i);
+  const auto stages = std::size_t(k.map.stages);
+  holds_.assign(stages, -1);
+  full_.assign(stages, kUnknown);
+  empty_.assign(stages, 0);
+  in_flight_.assign(stages, false);
+  loads_.resize(stages);
+  consumers_.resize(std::size_t(k.consumers));
+  for (std::size_t c = 0; c < consumers_.size(); ++c) consumers_[c].tile = c;  // tiles c, c + consumers, ...
+  wake_ = now_cycles() + sm.spec.cta_launch_cycles;
+}
+
+bool WsCta::produce(Cycle now) {
+  const std::int64_t total = std::int64_t(tiles_.size()) * k_.kblocks;
+  const auto stages = std::int64_t(holds_.size());
+  bool progressed = false;
+  while (next_load_ < total) {
+    const auto s = std::size_t(next_load_ % stages);
+    if (holds_[s] >= 0 && !reached(empty_[s], now)) break;
+    if (submit_at_ < 0) submit_at_ = sm_.tma.issue(now, k_.work.boxes_per_stage);
+    if (!reached(submit_at_, now)) break;
+    submit_at_ = -1;
+    const CtaTask& t = k_.tiles[tiles_[std::size_t(next_load_ / k_.kblocks)]];
+    tile_stage_load(k_, t, t.k_begin + (next_load_ % k_.kblocks) * k_.map.cta_k, loads_[s]);
+    if (k_.map.cluster_m > 1) {
+      // This CTA reads its share of the cluster's B tile and receives the rest from its
+      // peers' multicast (B is the request's last run).
+      RowRun& b = loads_[s].runs.back();
+      const auto c = std::uint32_t(k_.map.cluster_m), rank = std::uint32_t(t.tile_m) % c;
+      const std::uint32_t share = (b.rows + c - 1) / c;
+      const std::uint32_t first = std::min<std::uint32_t>(b.rows, share * rank);
+      const std::uint32_t own = std::min<std::uint32_t>(b.rows - first, share);
+      loads_[s].multicast_bytes = double(b.rows - own) * b.bytes;
+      b.addr += first * b.stride;
+      b.rows = own;
+    }
+    sm_.submit(loads_[s]);
+    holds_[s] = next_load_++;
+    full_[s] = empty_[s] = kUnknown;
+    in_flight_[s] = true;
+    submitted_ = progressed = true;
+  }
+  return progressed;
+}
+
+void WsCta::issue_kblock(Consumer& c, int stage, Cycle now) {
+  const WsWork& w = k_.work;
+  // The stage's TMA writes take the port in slices, one ahead of each wgmma's operand
+  // reads (see the header).
+  double fill = 0;
+  for (const auto& run : loads_[std::size_t(stage)].runs) fill += double(run.bytes) * run.rows;
+  fill += loads_[std::size_t(stage)].multicast_bytes;
+  const double fill_slice = fill / w.wgmma_per_kblock;
+  auto& pipes = sm_.pipes;
+  const int nsub = int(pipes.size());
+  const int lat = pipes[0]->latency(w.wgmma);
+  const double drain = lat - pipes[0]->initiation_interval(w.wgmma);
+  Cycle done = 0;
+  std::vector<Cycle> free_before(pipes.size());
+  for (int i = 0; i < w.wgmma_per_kblock; ++i) {
+    Cycle ready = now;
+    for (std::size_t p = 0; p < pipes.size(); ++p) {
+      free_before[p] = std::max(pipes[p]->free_at(), sm_.op_start);
+      ready = std::max(ready, pipes[p]->free_at());
+    }
+    sm_.smem.write(now, fill_slice);  // queues right behind the previous reads
+    const auto span = sm_.smem.matrix_read(ready, w.operand_bytes);
+    // The warpgroup's four warps run their m16 slices on sub-cores w mod nsub.
+    Cycle last = span.start;
+    for (int warp = 0; warp < 4; ++warp) {
+      const auto p = std::size_t(warp % nsub);
+      const Cycle t = pipes[p]->issue(span.start, w.wgmma);
+      if (warp < nsub && t > free_before[p]) {
+        // Idle pipe time: the consumer not issuing yet, then the operand path.
+        const Cycle waited = std::max<Cycle>(0, std::min(t, now) - free_before[p]);
+        sm_.counters.stalls.add(c.waited, waited);
+        sm_.counters.stalls.add(StallCause::Operand, t - free_before[p] - waited);
+      }
+      last = std::max(last, t);
+    }
+    done = std::max({done, last + lat, span.done + drain});
+  }
+  // wait_group 1: the previous k-block's group has completed; its stage is released.
+  c.ready = now;
+  if (c.prev_stage >= 0) {
+    c.ready = std::max(now, c.prev_done);
+    empty_[std::size_t(c.prev_stage)] = c.ready;
+  }
+  c.prev_done = done;
+  c.prev_stage = stage;
+  if (++c.kb == k_.kblocks) {
+    // wait_group 0 before the epilogue; the last stage is released when it completes.
+    empty_[std::size_t(stage)] = done;
+    c.prev_stage = -1;
+    c.phase = Consumer::Phase::Drain;
+    turn_ = c.tile + 1;  // pingpong: the next tile's mainloop may start now
+    turn_at_ = now;
+  }
+}
+
+bool WsCta::consume(Consumer& c, Cycle now) {
+  using Phase = Consumer::Phase;
+  const double tile_bytes = double(k_.map.cta_m) * k_.map.cta_n * output_bytes(k_.op.dtype);
+  switch (c.phase) {
+    case Phase::Main: {
+      if (c.tile >= tiles_.size()) {
+        c.phase = Phase::Done;
+        return true;
+      }
+      const std::int64_t load = std::int64_t(c.tile) * k_.kblocks + c.kb;
+      const int s = int(load % std::int64_t(holds_.size()));
+      if (holds_[std::size_t(s)] != load || !reached(full_[std::size_t(s)], now)) {
+        if (c.kb > 0) c.waited = StallCause::Global;
+        return false;
+      }
+      if (!reached(c.ready, now)) {
+        c.waited = StallCause::Dependency;
+        return false;
+      }
+      if (consumers_.size() > 1 && c.kb == 0 && (turn_ != c.tile || !reached(turn_at_, now))) {
+        c.waited = StallCause::Sync;
+        return false;
+      }
+      issue_kblock(c, s, now);
+      return true;
+    }
+    case Phase::Drain:
+      if (!reached(c.prev_done, now) || !reached(c.buffer_free, now)) return false;
+      c.wake = sm_.smem.write(now, tile_bytes);  // accumulators, converted, into the epilogue buffer
+      c.phase = Phase::Staged;
+      return true;
+    case Phase::Staged:
+      if (!reached(c.wake, now)) return false;
+      c.wake = sm_.tma.issue(now, 1);
+      c.phase = Phase::Issue;
+      return true;
+    case Phase::Issue:
+      if (!reached(c.wake, now)) return false;
+      sm_.smem.write(now, tile_bytes);  // the TMA store reads the buffer out: port time
+      tile_store(k_, k_.tiles[tiles_[c.tile]], false, c.store);
+      sm_.submit(c.store);
+      submitted_ = true;
+      c.phase = Phase::Storing;
+      return true;
+    case Phase::Storing:
+      if (c.store.done == kPending) return false;
+      sm_.last_write_done = std::max(sm_.last_write_done, c.store.done);
+      c.buffer_free = c.store.link_done;
+      c.tile += consumers_.size();
+      c.kb = 0;
+      c.waited = StallCause::CtaBoundary;
+      c.phase = Phase::Main;
+      return true;
+    case Phase::Done: return false;
+  }
+  return false;
+}
+
+Cycle WsCta::next_event(const Consumer& c) const {
+  using Phase = Consumer::Phase;
+  switch (c.phase) {
+    case Phase::Main: {
+      if (c.tile >= tiles_.size()) return kUnknown;
+      const std::int64_t load = std::int64_t(c.tile) * k_.kblocks + c.kb;
+      const auto s = std::size_t(load % std::int64_t(holds_.size()));
+      if (holds_[s] != load) return kUnknown;
+      Cycle t = std::max(c.ready, full_[s]);
+      if (consumers_.size() > 1 && c.kb == 0) t = turn_ == c.tile ? std::max(t, turn_at_) : kUnknown;
+      return t;
+    }
+    case Phase::Drain: return std::max(c.prev_done, c.buffer_free);
+    case Phase::Staged:
+    case Phase::Issue: return c.wake;
+    default: return kUnknown;
+  }
+}
+
+bool WsCta::advance(Cycle now) {
+  if (!launched_) {
+    if (!reached(wake_, now)) return false;
+    launched_ = true;
+  }
+  submitted_ = false;
+  for (std::size_t s = 0; s < loads_.size(); ++s)
+    if (in_flight_[s] && loads_[s].done != kPending) {
+      full_[s] = sm_.tma.observed(loads_[s].done);
+      in_flight_[s] = false;
+    }
+  for (bool progress = true; progress;) {
+    progress = produce(now);
+    for (auto& c : consumers_)
+      while (consume(c, now)) progress = true;
+  }
+  if (submitted_) {
+    wake_ = kPending;  // the SM advances this CTA again once its requests are timed
+    return false;
+  }
+  bool finished = true;
+  Cycle stores = 0;
+  for (const auto& c : consumers_) {
+    finished = finished && c.phase == Consumer::Phase::Done;
+    stores = std::max(stores, c.buffer_free);
+  }
+  if (finished) {
+    wake_ = stores;  // retire once the last store has left the SM
+    return reached(stores, now);
+  }
+  Cycle next = kUnknown;
+  const std::int64_t total = std::int64_t(tiles_.size()) * k_.kblocks;
+  if (next_load_ < total) {
+    const auto s = std::size_t(next_load_ % std::int64_t(holds_.size()));
+    Cycle t = holds_[s] >= 0 ? empty_[s] : now;
+    if (submit_at_ >= 0) t = std::max(t, submit_at_);
+    next = std::min(next, t);
+  }
+  for (const auto& c : consumers_) next = std::min(next, next_event(c));
+  for (std::size_t s = 0; s < loads_.size(); ++s)
+    if (in_flight_[s]) next = std::min(next, full_[s]);
+  if (next == kUnknown) throw std::logic_error("warp-specialized CTA waits on nothing");
+  wake_ = next;
+  return false;
+}
+
+}  // namespace stcsim

@@ -1,0 +1,94 @@
+// The CTA of the warp-specialized persistent GEMM (CUTLASS sm90 "TmaWarpSpecialized"
+// kernels): one producer warpgroup and consumers, over a ring of shared-memory stages
+// guarded by a full and an empty mbarrier each.
+//   producer  for each of the CTA's tiles (static persistent schedule: tiles c, c + grid,
+//             ...) and each k-block, waits until the stage is empty, then has the TMA
+//             unit copy the A (+ metadata) and B boxes into it; the stage turns full when
+//             the mbarrier is seen to flip.
+//   consumer  waits until the stage is full, issues the k-block's wgmma (fence, wgmma
+//             per m64 row block and K step, commit), then waits for the previous k-block's
+//             group (wait_group 1) and releases that stage; after a tile's last k-block it
+//             waits for everything (wait_group 0), writes the accumulators to shared
+//             memory and has the TMA unit store them.
+// Clusters of c CTAs along M (mapping.cluster_m): each loads 1/c of the B tile they
+// share and its TMA multicasts it into the peers' shared memory; peers run in lockstep
+// (same k-block at the same time), so a stage is full when the CTA's own request has
+// landed, and the peers' shares cross its link with it.
+// `cooperative`: one consumer of two warpgroups, both on every tile (each m64 row block
+// a wgmma), so the epilogue stalls the tensor cores. `pingpong`: two consumers own
+// alternate tiles and take turns (an ordered barrier) at the mainloop, so one's
+// epilogue runs under the other's wgmma.
+//
+// Timing: a wgmma occupies all four sub-core pipes for its m16 slices and the shared
+// memory matrix path for its operand bytes, from the later of the two being free; its
+// result follows the pipes' latency. A stage's TMA writes occupy the shared-memory port
+// when the stage is consumed, in slices ahead of each wgmma's operand reads (as the
+// cp.async fills of the multistage kernel are charged per k-sub): the port is a
+// first-come-first-served queue that cannot backfill, so charging a whole stage at once
+// would leave the gaps between the wgmmas' reads unused.
+#pragma once
+#include <vector>
+
+#include "models/kernels/gemm_tensors.h"
+#include "models/kernels/warp_specialized_mapping.h"
+#include "models/sm/cta_program.h"
+#include "models/sm/stall_counters.h"
+
+namespace stcsim {
+
+struct WsLaunch : KernelLaunch, GemmTensors {
+  std::vector<CtaTask> tiles;  // output tiles in raster order
+  int grid = 0;                // persistent CTAs
+  int consumers = 1;           // 1: cooperative, 2: pingpong
+  WsWork work;
+  std::int64_t kblocks = 0;    // per tile
+  std::unique_ptr<CtaProgram> start_cta(const CtaTask& t, int slot, SmContext& sm) const override;
+};
+
+class WsCta : public CtaProgram {
+ public:
+  // CTA `t.panel` of the persistent grid.
+  WsCta(const WsLaunch& k, const CtaTask& t, SmContext& sm);
+  bool advance(Cycle now) override;
+
+ private:
+  struct Consumer {
+    std::size_t tile = 0;     // position in tiles_ of the current tile
+    std::int64_t kb = 0;      // next k-block of it
+    Cycle ready = 0;          // may issue again (wait_group, epilogue buffer)
+    StallCause waited = StallCause::CtaBoundary;  // what held its next issue back
+    Cycle prev_done = 0;      // the last k-block's wgmma group completes
+    int prev_stage = -1;
+    enum class Phase { Main, Drain, Staged, Issue, Storing, Done } phase = Phase::Main;
+    Cycle wake = 0;
+    Cycle buffer_free = 0;    // the previous TMA store has read the epilogue buffer
+    Cycle store_done = 0;     // the last store reached the L2
+    MemRequest store;
+  };
+
+  bool produce(Cycle now);
+  bool consume(Consumer& c, Cycle now);
+  void issue_kblock(Consumer& c, int stage, Cycle now);
+  // When consumer `c` could next move, if that is known (no_time: it waits on another agent).
+  Cycle next_event(const Consumer& c) const;
+
+  const WsLaunch& k_;
+  SmContext& sm_;
+  std::vector<std::size_t> tiles_;  // indices into k_.tiles, in this CTA's order
+  bool launched_ = false;
+  // The stage ring: the load each stage holds (-1: none yet), when it is seen full (or
+  // not known yet), when it is empty again (released by its consumer; not known yet
+  // while held), and its request.
+  std::vector<std::int64_t> holds_;
+  std::vector<Cycle> full_, empty_;
+  std::vector<bool> in_flight_;
+  std::vector<MemRequest> loads_;
+  std::int64_t next_load_ = 0;
+  Cycle submit_at_ = -1;  // the TMA unit accepted the next load's boxes; its requests enter then
+  std::vector<Consumer> consumers_;
+  std::size_t turn_ = 0;   // pingpong: the tile whose mainloop may run next
+  Cycle turn_at_ = 0;      // and from when
+  bool submitted_ = false;
+};
+
+}  // namespace stcsim

@@ -1,0 +1,102 @@
+// Kernel "warp_specialized_gemm": the Hopper GEMM that cuBLAS, cuSPARSELt and CUTLASS
+// sm90 run (TMA loads into a stage ring, warpgroup wgmma / wgmma.sp from shared memory,
+// a persistent static tile scheduler, a TMA-store epilogue), in CUTLASS's cooperative
+// and ping-pong schedules, dense and N:M. The CTA itself is warp_specialized_cta.h; the
+// tile and schedule come from warp_specialized_mapping.h.
+#include <algorithm>
+#include <cmath>
+
+#include "models/kernels/multistage_gemm.h"
+#include "models/kernels/tensor_core_kernel.h"
+#include "models/kernels/warp_specialized_cta.h"
+#include "models/kernels/warp_specialized_mapping.h"
+
+namespace stcsim {
+
+namespace {
+
+class WarpSpecializedGemm : public TensorCoreKernel {
+ public:
+  std::string name() const override { return "warp_specialized_gemm"; }
+  std::string description() const override {
+    return "tensor-core GEMM, CUTLASS sm90 warp-specialized persistent kernel (TMA producer warpgroup, "
+           "wgmma / wgmma.sp consumer warpgroups, cooperative or ping-pong schedule, TMA-store epilogue); "
+           "needs wgmma and a TMA unit";
+  }
+  std::vector<ParamDecl> params() const override {
+    std::vector<ParamDecl> out;
+    for (auto& d : MappingRequest::params())
+      if (d.key == "cta_m" || d.key == "cta_n" || d.key == "cta_k" || d.key == "stages" || d.key == "swizzle" ||
+          d.key == "schedule" || d.key == "cluster_m")
+        out.push_back(std::move(d));
+    return out;
+  }
+  // Asked before multistage_gemm: on an SM with wgmma and TMA it is what libraries run.
+  // A mapping with Ampere-only keys (a warp tile, split-K) asks for the multistage kernel.
+  int auto_priority() const override { return 2; }
+  bool auto_pick(const GemmOp& op, const MappingRequest& req) const override {
+    return !op.block_sparse() && req.warp_m == 0 && req.warp_n == 0 && req.split_k <= 1;
+  }
+  std::string cannot_run(const GemmOp& op, const KernelEnv& env) const override {
+    if (op.block_sparse()) return "warp_specialized_gemm runs dense or N:M weights, not a block map";
+    if (!env.tma.present()) return "warp_specialized_gemm needs a TMA unit (this GPU's tma.impl is none)";
+    const MmaKind wg{op.dtype, op.sparsity, 64};
+    if (!env.tc.supports(wg)) return "this GPU's tensor cores have " + env.tc.unsupported_reason(wg);
+    return "";
+  }
+
+  KernelMapping mapping(const GemmOp& op, const KernelEnv& env) const override {
+    return choose_ws_mapping(kernel_problem(op), env);
+  }
+  Occupancy occupancy(const GemmOp&, const KernelMapping&, const KernelEnv& env) const override {
+    // One persistent CTA per SM: its stages fill shared memory, and setmaxnreg hands the
+    // consumers the registers the producer gives up.
+    const int regs = 128 * kWsProducerRegs + (kWsThreads - 128) * kWsConsumerRegs;
+    if (regs > env.sm.registers) return {0, "registers"};
+    if (kWsThreads > env.sm.max_threads) return {0, "threads"};
+    return {1, "smem"};
+  }
+
+  KernelPlan plan(const GemmOp& op, const KernelEnv& env, const Allocate& allocate) const override {
+    KernelPlan p = start_plan(op, env);
+    const KernelMapping& map = p.map;
+    const GemmOp kp = kernel_problem(op);
+    auto k = std::make_unique<WsLaunch>();
+    static_cast<GemmTensors&>(*k) = GemmTensors(op, map, allocate_operands(op, map, allocate));
+    set_batch_strides(*k);
+    k->work = ws_work(map, op.kind());
+    k->consumers = map.schedule == "pingpong" ? 2 : 1;
+    k->kblocks = (kp.k + map.cta_k - 1) / map.cta_k;
+    k->tiles = multistage_cta_order(kp, map, nullptr);
+    // Whole clusters: CTA g takes tiles g, g + grid, ..., so with the tiles in M-fastest
+    // order and a grid of whole clusters a cluster's CTAs always hold adjacent M tiles.
+    const std::size_t slots = std::size_t(env.num_sms) * std::size_t(p.occupancy.ctas_per_sm);
+    k->grid = int(std::min(k->tiles.size(), slots / std::size_t(map.cluster_m) * std::size_t(map.cluster_m)));
+    k->ctas_per_sm = p.occupancy.ctas_per_sm;
+    for (int c = 0; c < k->grid; ++c) {
+      CtaTask t;
+      t.panel = c;
+      k->ctas.push_back(t);
+    }
+    p.ctas = double(k->grid);
+    p.launches.push_back(std::move(k));
+    return p;
+  }
+
+  void report(const GemmOp& op, const KernelPlan& plan, const KernelEnv& env, const SmActivity&,
+              OpResult& r) const override {
+    // The instruction is the wgmma, and the peak is the wgmma rate (dense-equivalent).
+    const MmaKind wg = ws_work(plan.map, op.kind()).wgmma;
+    r.instruction = wg.str();
+    const double fma_per_cycle = double(wg.sub_core_shape().fma()) / env.tc.initiation_interval(wg);
+    r.peak_tflops = 2.0 * fma_per_cycle * env.sm.sub_cores * env.num_sms * env.clock_mhz * 1e6 / 1e12;
+    r.peak_products_per_second =
+        double(wg.products()) / 4 / env.tc.initiation_interval(wg) * env.sm.sub_cores * env.num_sms * env.clock_mhz * 1e6;
+  }
+};
+
+const KernelRegistrar<WarpSpecializedGemm> registered;
+
+}  // namespace
+
+}  // namespace stcsim

@@ -1,0 +1,106 @@
+// Hopper's units with cycle counts derived by hand: a wgmma chain on one sub-core's
+// pipe (issue interval, result latency), wgmma.sp against the B operand path, the
+// shared-memory matrix read path, the TMA unit's issue cost and the mbarrier wake.
+#include <catch2/catch.hpp>
+
+#include "models/smem/banked_smem.h"
+#include "models/tensor_core/mma_pipeline.h"
+#include "models/tma/tma_unit.h"
+
+using namespace stcsim;
+
+namespace {
+// The h100 preset's figures: mma.sync m16n8k16 every 4 cycles, a wgmma slice's
+// m16 x n8 step every 4 cycles, 32 cycles of drain.
+MmaPipelineSpec hopper() {
+  MmaPipelineSpec s;
+  for (Dtype d : kAllDtypes) {
+    s.per_dtype[int(d)] = {4, 24};
+    s.wgmma_cycles_per_n8[int(d)] = 4;
+  }
+  s.wgmma_drain_cycles = 32;
+  s.sparse_patterns = {NmSparsity{2, 4}};
+  return s;
+}
+}  // namespace
+
+TEST_CASE("wgmma_chain_issue_interval_and_latency_exact", "[tensor_core][hopper]") {
+  MmaPipeline pipe(hopper());
+  const MmaKind wg{Dtype::BF16, {}, 256};  // m64n256k16: this sub-core's m16 slice is 32 n8 steps
+  CHECK(wg.shape().m == 64);
+  CHECK(wg.sub_core_shape().m == 16);
+  CHECK(wg.products() == 64 * 256 * 16);
+  CHECK(pipe.initiation_interval(wg) == 32 * 4);
+  CHECK(pipe.latency(wg) == 128 + 32);
+  // Three back to back from cycle 0: issues at 0, 128, 256; the last result at 256 + 160.
+  Cycle last = 0;
+  for (int i = 0; i < 3; ++i) last = pipe.issue(0, wg);
+  CHECK(last == 256);
+  CHECK(last + pipe.latency(wg) == 416);
+  CHECK(pipe.busy_cycles() == 384);
+  // wait_group 0 after the chain: the warpgroup resumes when the last result is in.
+  // A narrow wgmma: N = 8 is one step.
+  MmaPipeline p2(hopper());
+  CHECK(p2.initiation_interval(MmaKind{Dtype::FP16, {}, 8}) == 4);
+  CHECK(p2.latency(MmaKind{Dtype::FP16, {}, 8}) == 36);
+}
+
+TEST_CASE("wgmma_sp_interval_bound_by_the_b_operand_path", "[tensor_core][hopper]") {
+  // wgmma.sp m64n256k32: the same real products as the dense m64n256k16 (32 steps),
+  // but all of B, 256 x 32 x 2 = 16384 bytes, reaches each sub-core.
+  const MmaKind sp{Dtype::FP16, {2, 4}, 256};
+  CHECK(sp.shape().k == 32);
+  CHECK(sp.b_bytes() == 16384);
+  auto s = hopper();
+  s.b_bytes_per_cycle = 128;  // 16384 / 128 = 128: exactly the dense interval
+  CHECK(MmaPipeline(s).initiation_interval(sp) == 128);
+  s.b_bytes_per_cycle = 64;  // a narrower path doubles it
+  CHECK(MmaPipeline(s).initiation_interval(sp) == 256);
+  // Metadata: 16 rows x 16 kept x 2 bits = 512 bits per sub-core slice.
+  s.b_bytes_per_cycle = 0;
+  s.metadata_bits_per_cycle = 2;
+  CHECK(MmaPipeline(s).initiation_interval(sp) == 256);
+}
+
+TEST_CASE("wgmma_unsupported_shapes_and_dtypes_are_named", "[tensor_core][hopper]") {
+  auto s = hopper();
+  s.wgmma_cycles_per_n8[int(Dtype::TF32)] = 0;
+  MmaPipeline pipe(s);
+  CHECK(pipe.unsupported_reason(MmaKind{Dtype::TF32, {}, 64}).find("wgmma_tf32_cycles_per_n8") != std::string::npos);
+  CHECK(pipe.unsupported_reason(MmaKind{Dtype::FP16, {}, 12}).find("multiple of 8") != std::string::npos);
+  CHECK(pipe.unsupported_reason(MmaKind{Dtype::FP16, {}, 264}).find("multiple of 8") != std::string::npos);
+  CHECK(pipe.supports(MmaKind{Dtype::FP16, {}, 256}));
+  CHECK(pipe.supports(MmaKind{Dtype::TF32, {}, 0}));  // mma.sync tf32 still runs
+  CHECK(MmaKind{Dtype::BF16, {}, 128}.str() == "bf16 wgmma m64n128k16");
+}
+
+TEST_CASE("smem_matrix_reads_share_the_port_or_take_their_own_path", "[smem][hopper]") {
+  // 32 banks x 4 bytes: 128 B/clk. One m64n256k16 wgmma reads A 2048 + B 8192 bytes.
+  BankedSmemSpec spec;
+  BankedSmem shared(spec);
+  auto r = shared.matrix_read(0, 10240);
+  CHECK(r.start == 0);
+  CHECK(r.done == 80);
+  CHECK(shared.write(0, 1280) == 90);  // the port is busy until 80
+  r = shared.matrix_read(0, 1280);
+  CHECK(r.start == 90);
+  spec.matrix_read_bytes_per_cycle = 256;
+  BankedSmem own(spec);
+  r = own.matrix_read(0, 10240);
+  CHECK(r.done == 40);
+  CHECK(own.write(0, 1280) == 10);  // the port is free
+  CHECK(own.busy_cycles() == 10);
+  CHECK_FALSE(own.matrix_path_is_port());
+}
+
+TEST_CASE("tma_unit_issue_cost_per_box_and_mbarrier_wake", "[tma][hopper]") {
+  TmaUnit tma(TmaUnitSpec{8, 20});
+  CHECK(tma.present());
+  // A stage of two boxes (A, B): its requests enter at 16; a second stage queues behind.
+  CHECK(tma.issue(0, 2) == 16);
+  CHECK(tma.issue(0, 2) == 32);
+  CHECK(tma.issue(100, 3) == 124);
+  // The mbarrier's phase flips when the last byte lands; a waiting warp sees it 20 later.
+  CHECK(tma.observed(1000) == 1020);
+  CHECK_FALSE(NoTma().present());
+}

@@ -1,0 +1,97 @@
+// Physics on the Hopper presets through the warp-specialized wgmma kernel: nothing above
+// its peak, a big GEMM close to it, a memory-bound GEMM at DRAM bandwidth, 2:4 never
+// above 2x, time monotone in size, and the Ampere-style kernel still selectable.
+#include <catch2/catch.hpp>
+
+#include "tests/support/run_stcsim.h"
+
+using namespace stcsim::test;
+
+namespace {
+// Only warp_specialized_gemm issues wgmma (stats.json names the op's instruction).
+bool wgmma(const nlohmann::json& op) {
+  return op["instruction"].get<std::string>().find("wgmma") != std::string::npos;
+}
+}  // namespace
+
+TEST_CASE("physics_h100_bf16_8192_cubed_runs_the_wgmma_kernel_within_peak", "[physics][hopper]") {
+  const auto j = run_stats("--arch h100 --gemm 8192x8192x8192 --dtype bf16");
+  const auto& op = j["ops"][0];
+  CHECK(wgmma(op));
+  const double peak = op["peak_tflops"];
+  CHECK(peak == Approx(132 * 2048 * 2 * 1.83e9 / 1e12).epsilon(1e-6));
+  const double t = op["tflops"];
+  INFO("achieved " << t << " of " << peak << " TFLOP/s");
+  CHECK(t <= peak);
+  CHECK(t >= 0.80 * peak);
+  CHECK(op["utilization"]["tensor"].get<double>() <= 1.0 + 1e-9);
+  for (const char* r : {"smem", "l2", "dram", "l2_link"}) CHECK(op["utilization"][r].get<double>() <= 1.0 + 1e-9);
+}
+
+TEST_CASE("physics_h200_memory_bound_gemm_bound_by_dram_bandwidth", "[physics][hopper]") {
+  const auto j = run_stats("--arch h200 --gemm 16384x8x16384 --dtype bf16");
+  const auto& op = j["ops"][0];
+  CHECK(wgmma(op));
+  const double bytes = 2.0 * (16384.0 * 16384 + 8.0 * 16384) + 2.0 * 16384 * 8;
+  const double ideal = bytes / 4800e9;
+  const double ratio = op["seconds"].get<double>() / ideal;
+  INFO("time / (bytes / bandwidth) = " << ratio);
+  CHECK(ratio >= 1.0);
+  CHECK(ratio <= 1.3);
+  CHECK(op["limiter"] == "dram");
+}
+
+TEST_CASE("physics_h100_sparse_24_never_above_2x_dense", "[physics][hopper]") {
+  for (const char* g : {"4096x4096x4096", "2048x3072x768", "512x768x3072"}) {
+    const double dense = run_stats(std::string("--arch h100 --gemm ") + g + " --dtype fp16")["ops"][0]["cycles"];
+    const auto sp = run_stats(std::string("--arch h100 --gemm ") + g + " --dtype fp16 --sparsity 2:4")["ops"][0];
+    CHECK(wgmma(sp));
+    const double speedup = dense / sp["cycles"].get<double>();
+    INFO(g << ": 2:4 speedup " << speedup);
+    CHECK(speedup <= 2.0);
+    CHECK(speedup > 0.5);
+  }
+}
+
+TEST_CASE("physics_h100_time_never_decreases_as_m_n_k_grow", "[physics][hopper]") {
+  const int sizes[] = {128, 512, 1024, 2048, 3072};
+  for (int dim = 0; dim < 3; ++dim) {
+    double prev = 0;
+    for (int s : sizes) {
+      int mnk[3] = {1024, 1024, 1024};
+      mnk[dim] = s;
+      const std::string g = std::to_string(mnk[0]) + "x" + std::to_string(mnk[1]) + "x" + std::to_string(mnk[2]);
+      const double c = run_stats("--arch h100 --gemm " + g)["ops"][0]["cycles"];
+      INFO("dim " << "MNK"[dim] << " " << g << ": " << c << " cycles, previous " << prev);
+      CHECK(c >= prev);
+      prev = c;
+    }
+  }
+}
+
+TEST_CASE("physics_hopper_schedules_and_the_ampere_kernel_on_request", "[physics][hopper]") {
+  for (const char* sched : {"cooperative", "pingpong"}) {
+    const auto op = run_stats(std::string("--arch h100 --gemm 2048x2048x2048 -p mapping.schedule=") + sched)["ops"][0];
+    CHECK(wgmma(op));
+    CHECK(op["mapping"]["cta_m"].get<int>() >= 64);
+    CHECK(op["tflops"].get<double>() <= op["peak_tflops"].get<double>());
+  }
+  const auto amp = run_stats("--arch h100 --gemm 2048x2048x2048 -p mapping.kernel=multistage_gemm")["ops"][0];
+  CHECK_FALSE(wgmma(amp));
+  CHECK(amp["instruction"] == "fp16 m16n8k16");
+  // A100 has no wgmma or TMA: auto keeps the multistage kernel.
+  CHECK(run_stats("--arch a100 --gemm 2048x2048x2048")["ops"][0]["instruction"] == "fp16 m16n8k16");
+}
+
+TEST_CASE("physics_hopper_cluster_multicast_cuts_l2_reads_of_b", "[physics][hopper]") {
+  // 8192^3 bf16, 128x256 tiles: a stage is A 16 KB + B 32 KB. A cluster of two along M
+  // reads each B tile from the L2 once, so L2 slice time per run drops to (16 + 16) / 48.
+  auto l2_cycles = [](const std::string& cluster) {
+    const auto op = run_stats("--arch h100 --gemm 8192x8192x8192 --dtype bf16 -p mapping.cta_m=128 "
+                              "-p mapping.cta_n=256 -p mapping.schedule=cooperative -p mapping.cluster_m=" + cluster)["ops"][0];
+    return op["utilization"]["l2"].get<double>() * op["cycles"].get<double>();
+  };
+  const double ratio = l2_cycles("2") / l2_cycles("1");
+  INFO("L2 busy ratio, cluster 2 / cluster 1: " << ratio);
+  CHECK(ratio == Approx(32.0 / 48.0).epsilon(0.02));
+}
