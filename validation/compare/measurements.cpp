@@ -156,7 +156,8 @@ std::string preset_for_device(const std::string& device_name) {
   std::string up = device_name;
   std::transform(up.begin(), up.end(), up.begin(),
                  [](unsigned char c) { return char(std::toupper(c)); });
-  if (up.find("H100") != std::string::npos || up.find("H200") != std::string::npos) return "h100";
+  if (up.find("H200") != std::string::npos) return "h200";
+  if (up.find("H100") != std::string::npos) return "h100";
   if (up.find("A100") != std::string::npos) return "a100";
   if (up.find("V100") != std::string::npos) return "v100";
   return "";
