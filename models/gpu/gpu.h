@@ -8,7 +8,7 @@
 
 #include <systemc>
 
-#include "models/gpu/op_result.h"
+#include "models/kernels/op_result.h"
 #include "models/kernels/i_kernel.h"
 #include "models/memory/memory_system.h"
 #include "models/sm/cta_scheduler.h"

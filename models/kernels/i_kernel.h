@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "models/common/gemm_op.h"
-#include "models/gpu/op_result.h"
+#include "models/kernels/op_result.h"
 #include "models/mapping/kernel_mapping.h"
 #include "models/sm/cta_program.h"
 #include "models/sm/sm_counters.h"

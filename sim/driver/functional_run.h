@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/gpu/op_result.h"
+#include "models/kernels/op_result.h"
 
 namespace stcsim {
 

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/gpu/op_result.h"
+#include "models/kernels/op_result.h"
 #include "sim/config/config.h"
 
 namespace stcsim {

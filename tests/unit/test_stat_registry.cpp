@@ -1,10 +1,9 @@
 // The stat registry (sim/core/stat.h): totals by rule, formulas, nesting, slots; and
 // the op stats cover every stall cause.
 #include <catch2/catch.hpp>
-
 #include <set>
 
-#include "models/gpu/op_result.h"
+#include "models/kernels/op_result.h"
 
 namespace stcsim {
 namespace {
@@ -21,14 +20,18 @@ const Stat<Rec> rec_label{{"label", "-", "", StatTotal::kLabel, "test"}, field(&
 const Stat<Rec> rec_cycles{{"cycles", "cycles", "", StatTotal::kSum, "test"}, field(&Rec::cycles)};
 const Stat<Rec> rec_work{{"work", "ops", "", StatTotal::kSum, "test"}, field(&Rec::work)};
 const Stat<Rec> rec_peak{{"peak", "ops/cycle", "", StatTotal::kMax, "test"}, field(&Rec::peak)};
-const Stat<Rec> rec_busy{{"util.busy", "0..1", "", StatTotal::kWeightedMean, "test"}, field(&Rec::busy)};
+const Stat<Rec> rec_busy{{"util.busy", "0..1", "", StatTotal::kWeightedMean, "test"},
+                         field(&Rec::busy)};
 const Stat<Rec> rec_part1{{"util.part1", "cycles", "", StatTotal::kSum, "test"},
                           counter<Rec>([](auto& r) -> auto& { return r.parts[1]; })};
-const Stat<Rec> rec_rate{{"rate", "ops/cycle", "", StatTotal::kRecomputed, "test"},
-                         formula(&Rec::rate, [](const Rec& r) { return r.cycles > 0 ? r.work / r.cycles : 0.0; })};
-const Stat<Rec> rec_per_peak{{"per_peak", "ratio", "", StatTotal::kRecomputed, "test"},
-                             computed<Rec>([](const Rec& r) { return r.peak > 0 ? r.rate / r.peak : 0.0; })};
-const Stat<Rec> rec_only{{"only", "-", "", StatTotal::kNone, "test"}, computed<Rec>([](const Rec&) { return 7; }),
+const Stat<Rec> rec_rate{
+    {"rate", "ops/cycle", "", StatTotal::kRecomputed, "test"},
+    formula(&Rec::rate, [](const Rec& r) { return r.cycles > 0 ? r.work / r.cycles : 0.0; })};
+const Stat<Rec> rec_per_peak{
+    {"per_peak", "ratio", "", StatTotal::kRecomputed, "test"},
+    computed<Rec>([](const Rec& r) { return r.peak > 0 ? r.rate / r.peak : 0.0; })};
+const Stat<Rec> rec_only{{"only", "-", "", StatTotal::kNone, "test"},
+                         computed<Rec>([](const Rec&) { return 7; }),
                          [](const Rec& r) { return r.special; }};
 const Stat<Rec> rec_slot{{"kernel.count", "-", "", StatTotal::kNone, "test"}, stat_slot<Rec>()};
 

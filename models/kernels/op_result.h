@@ -2,7 +2,8 @@
 // field is declared as a stat (sim/core/stat.h) where it is produced: the GPU's in
 // models/gpu/op_stats.cpp, a kernel's in its own file, the dense comparison's in
 // sim/driver/run_driver.cpp; stats.json and the totals are written from those
-// declarations.
+// declarations. It sits with the kernels, below the GPU: kernels add to it (report) and
+// the GPU fills the rest, so neither folder includes the other's in a circle.
 #pragma once
 #include <cstdint>
 #include <string>
