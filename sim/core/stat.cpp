@@ -4,13 +4,20 @@ namespace stcsim {
 
 const char* to_string(StatTotal t) {
   switch (t) {
-    case StatTotal::kSum: return "sum";
-    case StatTotal::kMax: return "max";
-    case StatTotal::kWeightedMean: return "cycle-weighted mean";
-    case StatTotal::kRecomputed: return "recomputed";
-    case StatTotal::kLabel: return "label";
-    case StatTotal::kSeparate: return "separate";
-    case StatTotal::kNone: return "per op only";
+    case StatTotal::kSum:
+      return "sum";
+    case StatTotal::kMax:
+      return "max";
+    case StatTotal::kWeightedMean:
+      return "cycle-weighted mean";
+    case StatTotal::kRecomputed:
+      return "recomputed";
+    case StatTotal::kLabel:
+      return "label";
+    case StatTotal::kSeparate:
+      return "separate";
+    case StatTotal::kNone:
+      return "per op only";
   }
   return "?";
 }

@@ -3,33 +3,37 @@
 // and how it totals over a run. The nested JSON, the totals and the `stcsim stats`
 // listing are all written from the declarations; there is no hand-kept list.
 //
-// Adding a stat is one declaration at namespace scope where the value is produced
-// (it registers itself at static-init time, like a kernel):
+// Adding a stat is one declaration at namespace scope beside the code that computes it
+// (it registers itself at static-init time, like a kernel). A kernel's own counter, with
+// no member in OpResult, is a slot its report() sets:
 //
-//   const Stat<OpResult> hit_rate{{"l1_hit_rate", "0..1", "L1 hits of the gathers",
-//                                  StatTotal::kNone, "kernel csr_spmm"},
-//                                 field(&OpResult::l1_hit_rate)};
+//   const OpStat kTmaWait{{"warp_specialized.tma_wait_cycles", "cycles",
+//                          "cycles a CTA waited on its TMA loads", StatTotal::kNone,
+//                          "kernel warp_specialized_gemm"},
+//                         stat_slot<OpResult>()};
+//   ...
+//   r.stats.set(kTmaWait.info(), wait_cycles);  // in report()
 //
-// and, when the record has no member for it (a kernel's own counter), a value set by the
-// producer: `stat_slot<OpResult>()` as the access, `r.stats.set(stat.info(), value)` in the
-// code that computes it (see models/kernels/block_sparse_gemm.cpp). A dotted name nests
-// ("utilization.tensor" -> {"utilization": {"tensor": ...}}). Then add a row for it to
-// the README's stats glossary; a test checks the glossary against `stcsim stats`.
+// A member of the record is named by field(&OpResult::x) (counter() for an array element,
+// computed() for a value derived when written, formula() for a member both the producer
+// and the total recompute); a sum, max or cycle-weighted total needs a double member or a
+// counter. A dotted name nests ("utilization.tensor" -> {"utilization": {"tensor": ..}}).
+// Then add a row for the stat to the README's stats glossary: a test checks the glossary
+// against `stcsim stats`, and that stats.json writes no undeclared stat.
 //
 // The library holding a declaration must be linked whole (stcsim_link_models) or
 // otherwise referenced, or the linker drops the registration.
 #pragma once
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace stcsim {
 
@@ -82,9 +86,12 @@ struct StatAccess {
 namespace stat_detail {
 template <class T>
 StatValue as_value(const T& v) {
-  if constexpr (std::is_floating_point_v<T>) return double(v);
-  else if constexpr (std::is_integral_v<T>) return std::int64_t(v);
-  else return std::string(v);
+  if constexpr (std::is_floating_point_v<T>)
+    return double(v);
+  else if constexpr (std::is_integral_v<T>)
+    return std::int64_t(v);
+  else
+    return std::string(v);
 }
 }  // namespace stat_detail
 
@@ -183,10 +190,17 @@ class StatRegistry {
       for (const Stat<R>* s : all()) {
         const auto& a = s->access();
         switch (s->info().total) {
-          case StatTotal::kSum: a.ref(t) += a.number(r); break;
-          case StatTotal::kMax: a.ref(t) = std::max(a.ref(t), a.number(r)); break;
-          case StatTotal::kWeightedMean: a.ref(t) += a.number(r) * (r.*weight); break;
-          default: break;
+          case StatTotal::kSum:
+            a.ref(t) += a.number(r);
+            break;
+          case StatTotal::kMax:
+            a.ref(t) = std::max(a.ref(t), a.number(r));
+            break;
+          case StatTotal::kWeightedMean:
+            a.ref(t) += a.number(r) * (r.*weight);
+            break;
+          default:
+            break;
         }
       }
     }
@@ -213,8 +227,10 @@ class Stat {
       };
     }
     const StatTotal t = info_.total;
-    if ((t == StatTotal::kSum || t == StatTotal::kMax || t == StatTotal::kWeightedMean) && !access_.ref)
-      throw std::logic_error("stat " + info_.name + ": a " + to_string(t) + " total needs a number it can accumulate");
+    if ((t == StatTotal::kSum || t == StatTotal::kMax || t == StatTotal::kWeightedMean) &&
+        !access_.ref)
+      throw std::logic_error("stat " + info_.name + ": a " + to_string(t) +
+                             " total needs a number it can accumulate");
     StatRegistry<R>::all().push_back(this);
   }
   Stat(const Stat&) = delete;

@@ -1,8 +1,7 @@
 // `stcsim stats` lists every declared stat (sim/core/stat.h); the README's stats
 // glossary must document exactly those, and a run must write nothing undeclared.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -30,7 +29,8 @@ std::vector<std::string> expand_braces(const std::string& s) {
   if (open == std::string::npos || close == std::string::npos) return {s};
   std::vector<std::string> out;
   std::istringstream parts(s.substr(open + 1, close - open - 1));
-  for (std::string p; std::getline(parts, p, ',');) out.push_back(s.substr(0, open) + p + s.substr(close + 1));
+  for (std::string p; std::getline(parts, p, ',');)
+    out.push_back(s.substr(0, open) + p + s.substr(close + 1));
   return out;
 }
 
@@ -61,7 +61,8 @@ bool covers(std::string g, const std::string& s) {
 
 void flatten(const nlohmann::json& j, const std::string& path, std::set<std::string>& out) {
   if (j.is_object())
-    for (auto it = j.begin(); it != j.end(); ++it) flatten(it.value(), path.empty() ? it.key() : path + "." + it.key(), out);
+    for (auto it = j.begin(); it != j.end(); ++it)
+      flatten(it.value(), path.empty() ? it.key() : path + "." + it.key(), out);
   else
     out.insert(path);
 }
@@ -77,20 +78,24 @@ TEST_CASE("stats_listing_matches_readme_glossary", "[cli]") {
   const std::set<std::string> layout{"total", "ops[i]", "config"};
   for (const auto& s : stats) {
     INFO("stat listed by `stcsim stats` but not in the README glossary: " << s);
-    CHECK(std::any_of(glossary.begin(), glossary.end(), [&](const std::string& g) { return covers(g, s); }));
+    CHECK(std::any_of(glossary.begin(), glossary.end(),
+                      [&](const std::string& g) { return covers(g, s); }));
   }
   for (const auto& g : glossary) {
     if (layout.count(g)) continue;
     INFO("README glossary entry that `stcsim stats` does not list: " << g);
-    CHECK(std::any_of(stats.begin(), stats.end(), [&](const std::string& s) { return covers(g, s); }));
+    CHECK(std::any_of(stats.begin(), stats.end(),
+                      [&](const std::string& s) { return covers(g, s); }));
   }
 }
 
 TEST_CASE("stats_json_writes_only_declared_stats", "[cli]") {
   const auto stats = listed_stats();
   // Dense and 2:4 (the dense comparison), block-sparse and CSR (their kernels' stats).
-  for (const char* args : {"--arch a100 --gemm 256x256x512 --sparsity 2:4", "--arch a100 --gemm 256x256x512 --block 32x32@0.5",
-                           "--arch a100 --gemm 256x256x512 --unstructured 0.9 --unstructured-kernel csr"}) {
+  for (const char* args :
+       {"--arch a100 --gemm 256x256x512 --sparsity 2:4",
+        "--arch a100 --gemm 256x256x512 --block 32x32@0.5",
+        "--arch a100 --gemm 256x256x512 --unstructured 0.9 --unstructured-kernel csr"}) {
     INFO(args);
     const auto j = run_stats(args);
     std::set<std::string> written;
