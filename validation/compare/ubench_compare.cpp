@@ -100,7 +100,12 @@ std::vector<UbenchRow> ubench_rows(const std::vector<UbenchFile>& files, const s
       auto it = index.find(key);
       if (it == index.end()) {
         it = index.emplace(key, rows.size()).first;
-        rows.push_back(UbenchRow{fig.name, fig.metric, fig.unit, fig.value});
+        UbenchRow row;  // members by name: a partial aggregate warns (-Werror in CI)
+        row.name = fig.name;
+        row.metric = fig.metric;
+        row.unit = fig.unit;
+        row.measured = fig.value;
+        rows.push_back(row);
       }
       UbenchRow& r = rows[it->second];
       ++r.configurations;
