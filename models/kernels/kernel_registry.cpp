@@ -60,19 +60,19 @@ const IKernel& KernelRegistry::choose(const GemmOp& op, const MappingRequest& re
     std::stable_sort(by_priority.begin(), by_priority.end(),
                      [](const IKernel* a, const IKernel* b) { return a->auto_priority() > b->auto_priority(); });
     // The first that takes the op and can run it on this GPU (a Hopper kernel is asked
-    // first and declines on an SM without wgmma or TMA); if none can, the first that
-    // takes it says why.
-    const IKernel* first = nullptr;
+    // first and declines on an SM without wgmma or TMA); if none can, the last that
+    // takes it (the most general, e.g. multistage_gemm) says why.
+    const IKernel* last = nullptr;
     for (const IKernel* c : by_priority)
       if (c->auto_priority() > 0 && c->auto_pick(op, req)) {
-        if (!first) first = c;
+        last = c;
         if (c->cannot_run(op, env).empty()) {
           k = c;
           break;
         }
       }
-    if (!first) throw InputError(op.name + ": no registered kernel takes this GEMM (" + names() + ")");
-    if (!k) k = first;
+    if (!last) throw InputError(op.name + ": no registered kernel takes this GEMM (" + names() + ")");
+    if (!k) k = last;
   }
   const std::string why = k->cannot_run(op, env);
   if (!why.empty()) throw InputError(op.name + ": " + why);

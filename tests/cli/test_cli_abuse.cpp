@@ -103,7 +103,8 @@ TEST_CASE("cli_abuse_each_case_exits_2_naming_the_input", "[cli][abuse]") {
       // Admission: shapes whose CTAs (or maps) would not fit the memory limit.
       {"run --gemm 16777216x16777216x16777216 -q", {"16777216x16777216x16777216", "--max-memory"}},
       {"run --gemm 1048576x1048576x64 --max-memory 1G -q", {"1048576x1048576x64", "estimated"}},
-      {"run --gemm 16777216x16777216x64 --unstructured 0.5 -q", {"--unstructured", "block map"}},
+      // Refused by the CTA estimate before the map is built: the message names the op and the limit.
+      {"run --gemm 16777216x16777216x64 --unstructured 0.5 -q", {"16777216x16777216x64", "--max-memory"}},
       {"run --gemm 10000000x10000000x10000000 -q", {"10000000x10000000x10000000"}},
       // Configs: duplicate keys and sections, base naming a file, invalid UTF-8, depth.
       {"run --arch " + d + "/dup_key.yaml" + g, {"dup_key.yaml:5", "'ways' is given twice", "line 4"}},
@@ -115,9 +116,9 @@ TEST_CASE("cli_abuse_each_case_exits_2_naming_the_input", "[cli][abuse]") {
       {"run --arch " + d + g, {d, "directory"}},
       {"run --arch /dev/zero" + g, {"/dev/zero", "not a regular file"}},
       // Sweep specs: ranges past the value cap or int64, duplicate keys.
-      {"sweep " + d + "/range_float.yaml --dry-run", {"range_float.yaml", "100000"}},
-      {"sweep " + d + "/range_int.yaml --dry-run", {"range_int.yaml", "100000"}},
-      {"sweep " + d + "/dup_sweep.yaml --dry-run", {"dup_sweep.yaml:4", "'workloads' is given twice"}},
+      {"sweep " + d + "/range_float.yaml --dry-run --out " + d + "/sw1", {"range_float.yaml", "100000"}},
+      {"sweep " + d + "/range_int.yaml --dry-run --out " + d + "/sw2", {"range_int.yaml", "100000"}},
+      {"sweep " + d + "/dup_sweep.yaml --dry-run --out " + d + "/sw3", {"dup_sweep.yaml:4", "'workloads' is given twice"}},
       // Traces: payload a directory, a device, outside the folder; sizes that lie; names.
       {"run --trace " + d + "/payload_dir.trace -q", {"payload_dir.trace:6", "directory"}},
       {"run --trace " + d + "/payload_zero.trace -q", {"payload_zero.trace:6", "dev/zero", "outside"}},
