@@ -63,27 +63,28 @@ Occupancy occupancy(const KernelMapping& m, const SmSpec& sm, const MmaKind& d) 
 }
 
 std::vector<ParamDecl> MappingRequest::params() {
+  const MappingRequest d;  // defaults: the struct's initialisers (kernel_mapping.h)
   return {
-      int_param("cta_m", "elements", 0, 0, 1024, "CTA tile M (0: chosen by the heuristic)"),
-      int_param("cta_n", "elements", 0, 0, 1024, "CTA tile N (0: chosen)"),
-      int_param("cta_k", "elements", 0, 0, 1024, "CTA tile K per stage (0: chosen)"),
-      int_param("warp_m", "elements", 0, 0, 256, "warp tile M (0: chosen)"),
-      int_param("warp_n", "elements", 0, 0, 256, "warp tile N (0: chosen)"),
-      int_param("stages", "stages", 0, 0, 16, "cp.async pipeline stages (0: as many as fit, up to the candidate's)"),
-      int_param("split_k", "slices", 0, 0, 64, "split-K slices (0: chosen)"),
-      int_param("swizzle", "tiles", 0, 0, 64, "rasterization: N-tiles launched together (0: chosen)"),
-      string_param("smem_layout", std::string("swizzled"), {"swizzled", "padded", "naive"},
+      int_param("cta_m", "elements", d.cta_m, 0, 1024, "CTA tile M (0: chosen by the heuristic)"),
+      int_param("cta_n", "elements", d.cta_n, 0, 1024, "CTA tile N (0: chosen)"),
+      int_param("cta_k", "elements", d.cta_k, 0, 1024, "CTA tile K per stage (0: chosen)"),
+      int_param("warp_m", "elements", d.warp_m, 0, 256, "warp tile M (0: chosen)"),
+      int_param("warp_n", "elements", d.warp_n, 0, 256, "warp tile N (0: chosen)"),
+      int_param("stages", "stages", d.stages, 0, 16, "cp.async pipeline stages (0: as many as fit, up to the candidate's)"),
+      int_param("split_k", "slices", d.split_k, 0, 64, "split-K slices (0: chosen)"),
+      int_param("swizzle", "tiles", d.swizzle, 0, 64, "rasterization: N-tiles launched together (0: chosen)"),
+      string_param("smem_layout", std::string(to_string(d.layout)), {"swizzled", "padded", "naive"},
                    "shared-memory tile layout: XOR-swizzled, 16-byte padded rows, or plain"),
-      string_param("kernel", std::string("auto"), {},
+      string_param("kernel", d.kernel, {},
                    "the kernel that runs each GEMM: auto (by the weights' pattern) or a registered kernel "
                    "(`stcsim components --kind kernel`)"),
-      string_param("unstructured_kernel", std::string("block_sparse_gemm"), {"block_sparse_gemm", "csr_spmm"},
+      string_param("unstructured_kernel", d.unstructured_kernel, {"block_sparse_gemm", "csr_spmm"},
                    "with kernel auto, for unstructured (1x1-block) weights without N:M: the tensor-core "
                    "block kernel or the CSR SpMM on CUDA cores"),
-      string_param("schedule", std::string("auto"), {"auto", "cooperative", "pingpong"},
+      string_param("schedule", d.schedule, {"auto", "cooperative", "pingpong"},
                    "warp-specialized kernels (sm90): two consumer warpgroups sharing each tile "
                    "(cooperative) or alternating tiles (pingpong); auto: chosen"),
-      int_param("cluster_m", "CTAs", 0, 0, 4,
+      int_param("cluster_m", "CTAs", d.cluster_m, 0, 4,
                 "warp-specialized kernels (sm90): CTAs of a cluster along M, which share each B tile by "
                 "TMA multicast (1, 2 or 4; 0: chosen)"),
   };

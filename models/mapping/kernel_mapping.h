@@ -55,7 +55,8 @@ struct ChooserHardware {
   double dram_latency_cycles = 500;
 };
 
-// The user's mapping section: zeros mean "choose".
+// The user's mapping section: zeros mean "choose". The initialisers are the keys'
+// defaults, read by params().
 struct MappingRequest {
   int cta_m = 0, cta_n = 0, cta_k = 0, warp_m = 0, warp_n = 0, stages = 0, split_k = 0;
   int swizzle = 0;

@@ -9,11 +9,12 @@
 namespace stcsim {
 
 std::vector<ParamDecl> BankedSmemSpec::params() {
-  return {int_param("banks", "banks", 32, 1, 256, "number of shared-memory banks per SM"),
-          int_param("bank_bytes", "bytes", 4, 1, 64, "width of one bank per cycle"),
-          int_param("latency_cycles", "cycles", 30, 0, 1000,
+  const BankedSmemSpec d;  // defaults: the struct's initialisers (banked_smem.h)
+  return {int_param("banks", "banks", d.banks, 1, 256, "number of shared-memory banks per SM"),
+          int_param("bank_bytes", "bytes", d.bank_bytes, 1, 64, "width of one bank per cycle"),
+          int_param("latency_cycles", "cycles", d.latency, 0, 1000,
                     "cycles from the last wavefront of an ldmatrix to its registers"),
-          float_param("matrix_read_bytes_per_cycle", "bytes/cycle", 0.0, 0, 1e6,
+          float_param("matrix_read_bytes_per_cycle", "bytes/cycle", d.matrix_read_bytes_per_cycle, 0, 1e6,
                       "width of the tensor cores' own path for descriptor-based operand reads (wgmma); "
                       "0: they share the banks' port")};
 }

@@ -10,6 +10,7 @@
 
 namespace stcsim {
 
+// The initialisers are the parameters' defaults, read by params().
 struct BankedSmemSpec {
   int banks = 32;
   int bank_bytes = 4;

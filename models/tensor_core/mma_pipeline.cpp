@@ -11,38 +11,40 @@
 namespace stcsim {
 
 std::vector<ParamDecl> MmaPipelineSpec::params() {
+  const MmaPipelineSpec def;  // defaults: the struct's initialisers (mma_pipeline.h)
   std::vector<ParamDecl> out;
   for (Dtype d : kAllDtypes) {
     const std::string n = to_string(d);
     const auto shape = dense_mma_shape(d);
     const std::string s =
         "m" + std::to_string(shape.m) + "n" + std::to_string(shape.n) + "k" + std::to_string(shape.k);
-    out.push_back(int_param(n + "_ii_cycles", "cycles", 0, 0, 1024,
+    out.push_back(int_param(n + "_ii_cycles", "cycles", def.per_dtype[int(d)].ii, 0, 1024,
                             "initiation interval of one " + n + " mma." + s +
                                 " per sub-core pipe (0: dtype not supported)"));
-    out.push_back(int_param(n + "_latency_cycles", "cycles", 0, 0, 4096,
+    out.push_back(int_param(n + "_latency_cycles", "cycles", def.per_dtype[int(d)].latency, 0, 4096,
                             "cycles from issue of one " + n + " mma." + s + " to its result"));
   }
   for (Dtype d : kAllDtypes) {
     const std::string n = to_string(d);
-    out.push_back(int_param("wgmma_" + n + "_cycles_per_n8", "cycles", 0, 0, 1024,
+    out.push_back(int_param("wgmma_" + n + "_cycles_per_n8", "cycles", def.wgmma_cycles_per_n8[int(d)], 0, 1024,
                             "cycles a sub-core's pipe spends on 8 columns of its m16 slice of one " + n +
                                 " wgmma.mma_async m64nNk" + std::to_string(dense_mma_shape(d).k) +
                                 " (0: no " + n + " wgmma)"));
   }
-  out.push_back(int_param("wgmma_drain_cycles", "cycles", 0, 0, 4096,
+  out.push_back(int_param("wgmma_drain_cycles", "cycles", def.wgmma_drain_cycles, 0, 4096,
                           "cycles from a wgmma slice's last step to its result in the accumulators"));
+  // "none" spells the default, an empty sparse_patterns.
   out.push_back(string_param("sparse_patterns", std::string("none"), {},
                              "N:M patterns of A the datapath supports for mma.sp, comma-separated "
                              "(e.g. 2:4 or 2:4,1:4), or none"));
-  out.push_back(int_param("sparse_extra_latency_cycles", "cycles", 0, 0, 1024,
+  out.push_back(int_param("sparse_extra_latency_cycles", "cycles", def.sparse_extra_latency, 0, 1024,
                           "extra latency of an mma.sp for metadata decode and B selection"));
-  out.push_back(float_param("operand_b_bytes_per_cycle", "bytes/cycle", 0.0, 0, 1e6,
+  out.push_back(float_param("operand_b_bytes_per_cycle", "bytes/cycle", def.b_bytes_per_cycle, 0, 1e6,
                             "B operand bytes the pipe can take in per cycle (0: unlimited); a "
                             "sparse instruction needs M/N times the dense B"));
-  out.push_back(float_param("metadata_bits_per_cycle", "bits/cycle", 0.0, 0, 1e6,
+  out.push_back(float_param("metadata_bits_per_cycle", "bits/cycle", def.metadata_bits_per_cycle, 0, 1e6,
                             "metadata bits the pipe can read per cycle (0: unlimited)"));
-  out.push_back(string_param("numerics", std::string("ieee_sequential"), numerics::accumulation_preset_names(),
+  out.push_back(string_param("numerics", def.numerics, numerics::accumulation_preset_names(),
                              "accumulation model of the dot products (models/numerics): block size, "
                              "alignment bits, rounding"));
   return out;

@@ -23,6 +23,7 @@
 
 namespace stcsim {
 
+// The initialisers are the parameters' defaults, read by params().
 struct MmaPipelineSpec {
   struct Timing {
     int ii = 0;       // cycles between issues; 0 = dtype not supported

@@ -5,10 +5,11 @@
 namespace stcsim {
 
 std::vector<ParamDecl> TmaUnitSpec::params() {
-  return {float_param("issue_cycles_per_box", "cycles", 0.0, 0, 1e4,
+  const TmaUnitSpec d;  // defaults: the struct's initialisers (tma_unit.h)
+  return {float_param("issue_cycles_per_box", "cycles", d.issue_cycles_per_box, 0, 1e4,
                       "cycles the unit spends on one box of a bulk tensor copy before its requests enter "
                       "the memory system"),
-          int_param("mbarrier_wake_cycles", "cycles", 0, 0, 1e4,
+          int_param("mbarrier_wake_cycles", "cycles", d.mbarrier_wake_cycles, 0, 1e4,
                     "cycles from the last byte landing in shared memory to a waiting warp seeing the "
                     "mbarrier's phase flip")};
 }

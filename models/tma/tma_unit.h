@@ -12,6 +12,7 @@
 
 namespace stcsim {
 
+// The initialisers are the parameters' defaults, read by params().
 struct TmaUnitSpec {
   double issue_cycles_per_box = 0;
   int mbarrier_wake_cycles = 0;
