@@ -65,18 +65,9 @@ void Gpu::trace(sc_core::sc_trace_file* tf, const std::vector<std::string>& name
   }
 }
 
-double Gpu::peak_tflops(const MmaKind& k) const {
-  if (!tc_proto_->supports(k)) return 0;
-  // Dense-equivalent: an mma.sp counts the FMA of the dense GEMM it stands for.
-  const double fma_per_cycle = double(k.shape().fma()) / tc_proto_->initiation_interval(k);
-  return 2.0 * fma_per_cycle * sm_.sub_cores * gpu_.num_sms * gpu_.clock_mhz * 1e6 / 1e12;
-}
+double Gpu::peak_tflops(const MmaKind& k) const { return env_->peak_tflops(k); }
 
-double Gpu::peak_products_per_second(const MmaKind& k) const {
-  if (!tc_proto_->supports(k)) return 0;
-  return double(k.products()) / tc_proto_->initiation_interval(k) * sm_.sub_cores * gpu_.num_sms *
-         gpu_.clock_mhz * 1e6;
-}
+double Gpu::peak_products_per_second(const MmaKind& k) const { return env_->peak_products_per_second(k); }
 
 const IKernel& Gpu::kernel_for(const GemmOp& op) const { return KernelRegistry::choose(op, mapping_req_, *env_); }
 

@@ -43,6 +43,12 @@ struct KernelEnv {
 
   // The chooser's view of this GPU for instructions of `kind`.
   ChooserHardware chooser(const MmaKind& kind) const;
+  // Peak rates of instruction `kind` on every pipe of every SM (0 when unsupported): each
+  // sub-core's pipe runs its slice of the instruction (all of an mma.sync, the m16 rows of
+  // a wgmma). Dense-equivalent: an mma.sp counts the FMA of the dense GEMM it stands for.
+  double fma_per_cycle_per_sm(const MmaKind& kind) const;
+  double peak_tflops(const MmaKind& kind) const;
+  double peak_products_per_second(const MmaKind& kind) const;  // real multiplies
 };
 
 // Device memory for the op's tensors, like cudaMalloc (the GPU owns the address space).

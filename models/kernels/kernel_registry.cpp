@@ -23,12 +23,27 @@ ChooserHardware KernelEnv::chooser(const MmaKind& kind) const {
   ChooserHardware hw;
   hw.num_sms = num_sms;
   hw.sm = sm;
-  hw.mma_fma_per_cycle_per_sm = double(kind.shape().fma()) / tc.initiation_interval(kind) * sm.sub_cores;
+  hw.mma_fma_per_cycle_per_sm = fma_per_cycle_per_sm(kind);
   hw.l2_bytes_per_cycle = l2_bytes_per_cycle;
   hw.smem_bytes_per_cycle = smem.bytes_per_cycle();
   hw.dram_bytes_per_cycle = dram_bytes_per_cycle;
   hw.dram_latency_cycles = l2_hit_latency * 2.0;
   return hw;
+}
+
+double KernelEnv::fma_per_cycle_per_sm(const MmaKind& kind) const {
+  return double(kind.sub_core_shape().fma()) / tc.initiation_interval(kind) * sm.sub_cores;
+}
+
+double KernelEnv::peak_tflops(const MmaKind& kind) const {
+  if (!tc.supports(kind)) return 0;
+  return 2.0 * fma_per_cycle_per_sm(kind) * num_sms * clock_mhz * 1e6 / 1e12;
+}
+
+double KernelEnv::peak_products_per_second(const MmaKind& kind) const {
+  if (!tc.supports(kind)) return 0;
+  const double per_pipe = double(kind.products()) * kind.sub_core_shape().m / kind.shape().m;
+  return per_pipe / tc.initiation_interval(kind) * sm.sub_cores * num_sms * clock_mhz * 1e6;
 }
 
 void KernelRegistry::add(std::unique_ptr<IKernel> k) {

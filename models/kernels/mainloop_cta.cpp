@@ -46,8 +46,7 @@ bool MainloopCta::advance(Cycle now) {
                                                              : StallCause::Sync;
         const int next = kt_ + stages - 1;
         if (next < ktiles_ && !may_load(next, now)) return false;
-        double stage_bytes = 0;
-        for (const auto& run : ld.runs) stage_bytes += double(run.bytes) * run.rows;
+        const double stage_bytes = ld.bytes();
         if (next < ktiles_) issue_stage_load(next, now);
         compute_ktile(now, cause, stage_bytes);
         first_ktile_ = false;

@@ -101,11 +101,9 @@ class MultistageGemm : public TensorCoreKernel {
     KernelPlan p = start_plan(op, env);
     const KernelMapping& map = p.map;
     const GemmOp kp = kernel_problem(op);
-    auto k = std::make_unique<MultistageLaunch>();
-    static_cast<GemmTensors&>(*k) = GemmTensors(op, map, allocate_operands(op, map, allocate));
+    auto k = operand_launch<MultistageLaunch>(op, map, allocate);
     k->ctas_per_sm = p.occupancy.ctas_per_sm;
     k->warp_work = TensorCoreWarps(map, k->mma, env.smem);
-    set_batch_strides(*k);
     k->ctas = multistage_cta_order(kp, map, &k->splits);
     p.ctas = double(k->ctas.size());
     p.launches.push_back(std::move(k));

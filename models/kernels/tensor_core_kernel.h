@@ -2,6 +2,7 @@
 // mapping chooser, occupancy by the SM's resources, the check that the tensor cores run
 // the op's instruction, and the operand tensors they allocate.
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,15 @@ class TensorCoreKernel : public IKernel {
   static TensorAddresses allocate_operands(const GemmOp& op, const KernelMapping& map, const Allocate& allocate);
   // Bytes from one batch's operands to the next's, as allocate_operands lays them out.
   static void set_batch_strides(GemmTensors& k);
+  // A launch of type L (a KernelLaunch that is also GemmTensors) over the op's dense or
+  // N:M operands, allocated and strided.
+  template <class L>
+  static std::unique_ptr<L> operand_launch(const GemmOp& op, const KernelMapping& map, const Allocate& allocate) {
+    auto k = std::make_unique<L>();
+    static_cast<GemmTensors&>(*k) = GemmTensors(op, map, allocate_operands(op, map, allocate));
+    set_batch_strides(*k);
+    return k;
+  }
 };
 
 }  // namespace stcsim

@@ -66,16 +66,15 @@ void WsCta::issue_kblock(Consumer& c, int stage, Cycle now) {
   const WsWork& w = k_.work;
   // The stage's TMA writes take the port in slices, one ahead of each wgmma's operand
   // reads (see the header).
-  double fill = 0;
-  for (const auto& run : loads_[std::size_t(stage)].runs) fill += double(run.bytes) * run.rows;
-  fill += loads_[std::size_t(stage)].multicast_bytes;
-  const double fill_slice = fill / w.wgmma_per_kblock;
+  const MemRequest& load = loads_[std::size_t(stage)];
+  const double fill_slice = (load.bytes() + load.multicast_bytes) / w.wgmma_per_kblock;
   auto& pipes = sm_.pipes;
   const int nsub = int(pipes.size());
   const int lat = pipes[0]->latency(w.wgmma);
   const double drain = lat - pipes[0]->initiation_interval(w.wgmma);
   Cycle done = 0;
-  std::vector<Cycle> free_before(pipes.size());
+  std::vector<Cycle>& free_before = free_before_;
+  free_before.resize(pipes.size());
   for (int i = 0; i < w.wgmma_per_kblock; ++i) {
     Cycle ready = now;
     for (std::size_t p = 0; p < pipes.size(); ++p) {
@@ -233,8 +232,6 @@ bool WsCta::advance(Cycle now) {
     next = std::min(next, t);
   }
   for (const auto& c : consumers_) next = std::min(next, next_event(c));
-  for (std::size_t s = 0; s < loads_.size(); ++s)
-    if (in_flight_[s]) next = std::min(next, full_[s]);
   if (next == kUnknown) throw std::logic_error("warp-specialized CTA waits on nothing");
   wake_ = next;
   return false;

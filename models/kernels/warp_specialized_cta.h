@@ -62,7 +62,6 @@ class WsCta : public CtaProgram {
     enum class Phase { Main, Drain, Staged, Issue, Storing, Done } phase = Phase::Main;
     Cycle wake = 0;
     Cycle buffer_free = 0;    // the previous TMA store has read the epilogue buffer
-    Cycle store_done = 0;     // the last store reached the L2
     MemRequest store;
   };
 
@@ -89,6 +88,7 @@ class WsCta : public CtaProgram {
   std::size_t turn_ = 0;   // pingpong: the tile whose mainloop may run next
   Cycle turn_at_ = 0;      // and from when
   bool submitted_ = false;
+  std::vector<Cycle> free_before_;  // scratch of issue_kblock: when each pipe went idle
 };
 
 }  // namespace stcsim

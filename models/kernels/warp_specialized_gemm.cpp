@@ -4,7 +4,6 @@
 // and ping-pong schedules, dense and N:M. The CTA itself is warp_specialized_cta.h; the
 // tile and schedule come from warp_specialized_mapping.h.
 #include <algorithm>
-#include <cmath>
 
 #include "models/kernels/multistage_gemm.h"
 #include "models/kernels/tensor_core_kernel.h"
@@ -61,9 +60,7 @@ class WarpSpecializedGemm : public TensorCoreKernel {
     KernelPlan p = start_plan(op, env);
     const KernelMapping& map = p.map;
     const GemmOp kp = kernel_problem(op);
-    auto k = std::make_unique<WsLaunch>();
-    static_cast<GemmTensors&>(*k) = GemmTensors(op, map, allocate_operands(op, map, allocate));
-    set_batch_strides(*k);
+    auto k = operand_launch<WsLaunch>(op, map, allocate);
     k->work = ws_work(map, op.kind());
     k->consumers = map.schedule == "pingpong" ? 2 : 1;
     k->kblocks = (kp.k + map.cta_k - 1) / map.cta_k;
@@ -88,10 +85,8 @@ class WarpSpecializedGemm : public TensorCoreKernel {
     // The instruction is the wgmma, and the peak is the wgmma rate (dense-equivalent).
     const MmaKind wg = ws_work(plan.map, op.kind()).wgmma;
     r.instruction = wg.str();
-    const double fma_per_cycle = double(wg.sub_core_shape().fma()) / env.tc.initiation_interval(wg);
-    r.peak_tflops = 2.0 * fma_per_cycle * env.sm.sub_cores * env.num_sms * env.clock_mhz * 1e6 / 1e12;
-    r.peak_products_per_second =
-        double(wg.products()) / 4 / env.tc.initiation_interval(wg) * env.sm.sub_cores * env.num_sms * env.clock_mhz * 1e6;
+    r.peak_tflops = env.peak_tflops(wg);
+    r.peak_products_per_second = env.peak_products_per_second(wg);
   }
 };
 

@@ -37,6 +37,13 @@ struct MemRequest {
   // Filled in by the memory system:
   Cycle done = 0;       // reads: data in shared memory; writes: data in the L2
   Cycle link_done = 0;  // the last byte crossed the SM's link
+
+  // The bytes its runs name (not counting multicast_bytes).
+  double bytes() const {
+    double b = 0;
+    for (const auto& run : runs) b += double(run.bytes) * run.rows;
+    return b;
+  }
 };
 
 struct MemoryCounters {

@@ -3,6 +3,7 @@
 // time, and the simulator is deterministic.
 #include <catch2/catch.hpp>
 
+#include "tests/physics/monotone_in_size.h"
 #include "tests/support/run_stcsim.h"
 
 using namespace stcsim::test;
@@ -34,19 +35,7 @@ TEST_CASE("physics_a100_memory_bound_gemm_bound_by_dram_bandwidth", "[physics]")
 }
 
 TEST_CASE("physics_a100_time_never_decreases_as_m_n_k_grow", "[physics]") {
-  const int sizes[] = {128, 256, 512, 768, 1024, 1536, 2048, 3072};
-  for (int dim = 0; dim < 3; ++dim) {
-    double prev = 0;
-    for (int s : sizes) {
-      int mnk[3] = {1024, 1024, 1024};
-      mnk[dim] = s;
-      const std::string g = std::to_string(mnk[0]) + "x" + std::to_string(mnk[1]) + "x" + std::to_string(mnk[2]);
-      const double c = run_stats("--arch a100 --gemm " + g)["ops"][0]["cycles"];
-      INFO("dim " << "MNK"[dim] << " " << g << ": " << c << " cycles, previous " << prev);
-      CHECK(c >= prev);
-      prev = c;
-    }
-  }
+  check_time_monotone_in_mnk("a100", {128, 256, 512, 768, 1024, 1536, 2048, 3072});
 }
 
 TEST_CASE("physics_a100_two_runs_identical_stats", "[physics]") {

@@ -3,6 +3,7 @@
 // above 2x, time monotone in size, and the Ampere-style kernel still selectable.
 #include <catch2/catch.hpp>
 
+#include "tests/physics/monotone_in_size.h"
 #include "tests/support/run_stcsim.h"
 
 using namespace stcsim::test;
@@ -54,19 +55,7 @@ TEST_CASE("physics_h100_sparse_24_never_above_2x_dense", "[physics][hopper]") {
 }
 
 TEST_CASE("physics_h100_time_never_decreases_as_m_n_k_grow", "[physics][hopper]") {
-  const int sizes[] = {128, 512, 1024, 2048, 3072};
-  for (int dim = 0; dim < 3; ++dim) {
-    double prev = 0;
-    for (int s : sizes) {
-      int mnk[3] = {1024, 1024, 1024};
-      mnk[dim] = s;
-      const std::string g = std::to_string(mnk[0]) + "x" + std::to_string(mnk[1]) + "x" + std::to_string(mnk[2]);
-      const double c = run_stats("--arch h100 --gemm " + g)["ops"][0]["cycles"];
-      INFO("dim " << "MNK"[dim] << " " << g << ": " << c << " cycles, previous " << prev);
-      CHECK(c >= prev);
-      prev = c;
-    }
-  }
+  check_time_monotone_in_mnk("h100", {128, 512, 1024, 2048, 3072});
 }
 
 TEST_CASE("physics_hopper_schedules_and_the_ampere_kernel_on_request", "[physics][hopper]") {
