@@ -31,7 +31,7 @@ case "$mode" in
     ;;
   run|long)
     target="$3"; amount="$4"
-    bin="$dir/tests/fuzz/fuzz_$target"
+    bin="$dir/bin/fuzz_$target"  # the project puts every executable in <build>/bin
     [ -x "$bin" ] || { echo "fuzz.sh: $bin is not built (run: fuzz.sh build $dir)" >&2; exit 1; }
     # A scratch corpus seeded from the checked-in one, so runs never write into the tree.
     corpus="$(mktemp -d)"
