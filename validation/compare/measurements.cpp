@@ -28,6 +28,18 @@ T get(const json& j, const char* key, const std::string& where) {
   }
 }
 
+// An optional field: its default when absent, a clear error naming the field when present
+// with the wrong type (nlohmann's value() would throw a type_error, not an InputError).
+template <typename T>
+T optional(const json& j, const char* key, T fallback, const std::string& where) {
+  if (!j.is_object() || !j.contains(key)) return fallback;
+  try {
+    return j.at(key).get<T>();
+  } catch (const json::exception& e) {
+    throw InputError(where + ": field '" + key + "': " + e.what());
+  }
+}
+
 std::optional<double> optional_number(const json& j, const char* key) {
   if (j.is_object() && j.contains(key) && j.at(key).is_number()) return j.at(key).get<double>();
   return std::nullopt;
@@ -39,12 +51,12 @@ MeasuredGemm parse_gemm(const json& g, const std::string& where) {
   r.m = get<long long>(g, "m", where);
   r.n = get<long long>(g, "n", where);
   r.k = get<long long>(g, "k", where);
-  r.dtype = g.value("dtype", "fp16");
-  r.sparsity = g.value("sparsity", "dense");
+  r.dtype = optional<std::string>(g, "dtype", "fp16", where);
+  r.sparsity = optional<std::string>(g, "sparsity", "dense", where);
   r.kernel = get<std::string>(g, "kernel", where);
   r.time_us = get<double>(need(g, "time_us", where), "median", where + ".time_us");
   if (!(r.time_us > 0)) throw InputError(where + ": time_us.median must be positive");
-  r.runs = need(g, "time_us", where).value("runs", 0);
+  r.runs = optional<int>(need(g, "time_us", where), "runs", 0, where + ".time_us");
   r.sm_clock_mhz = optional_number(g, "sm_clock_mhz_median");
   if (g.contains("mapping") && g.at("mapping").is_object()) {
     const json& mp = g.at("mapping");
@@ -56,26 +68,31 @@ MeasuredGemm parse_gemm(const json& g, const std::string& where) {
     m.warp_m = get<int>(mp, "warp_m", w);
     m.warp_n = get<int>(mp, "warp_n", w);
     m.stages = get<int>(mp, "stages", w);
-    m.swizzle = mp.value("swizzle", 1);
-    m.split_k = mp.value("split_k", 1);
-    m.smem_layout = mp.value("smem_layout", "swizzled");
+    m.swizzle = optional<int>(mp, "swizzle", 1, w);
+    m.split_k = optional<int>(mp, "split_k", 1, w);
+    m.smem_layout = optional<std::string>(mp, "smem_layout", "swizzled", w);
     r.mapping = m;
   }
   if (g.contains("bsr") && g.at("bsr").is_object()) {
     const json& b = g.at("bsr");
-    r.block_rows = b.value("block_rows", 0);
-    r.block_cols = b.value("block_cols", 0);
-    r.pruned = b.contains("sparsity") ? b.value("sparsity", 0.0) : 1 - b.value("density", 1.0);
+    r.block_rows = optional<int>(b, "block_rows", 0, where + ".bsr");
+    r.block_cols = optional<int>(b, "block_cols", 0, where + ".bsr");
+    r.pruned = b.contains("sparsity") ? optional<double>(b, "sparsity", 0.0, where + ".bsr")
+                                 : 1 - optional<double>(b, "density", 1.0, where + ".bsr");
   }
-  if (g.contains("csr") && g.at("csr").is_object()) r.pruned = g.at("csr").value("sparsity", 0.0);
+  if (g.contains("csr") && g.at("csr").is_object()) r.pruned = optional<double>(g.at("csr"), "sparsity", 0.0, where + ".csr");
   if (g.contains("check") && g.at("check").is_object()) {
     const json& c = g.at("check");
-    r.check_passed = c.value("passed", true);
-    if (c.contains("numerics") && c.at("numerics").contains("presets"))
+    r.check_passed = optional<bool>(c, "passed", true, where + ".check");
+    const std::string w = where + ".check.numerics.presets";
+    if (c.contains("numerics") && c.at("numerics").is_object() &&
+        c.at("numerics").contains("presets"))
       for (const auto& [name, p] : c.at("numerics").at("presets").items())
-        r.numerics.push_back(PresetAgreementRecord{name, p.value("compared", 0),
-                                                   p.value("exact", 0), p.value("max_ulp", 0.0),
-                                                   p.value("mean_ulp", 0.0)});
+        r.numerics.push_back(PresetAgreementRecord{
+            name, optional<int>(p, "compared", 0, w + "." + name),
+            optional<int>(p, "exact", 0, w + "." + name),
+            optional<double>(p, "max_ulp", 0.0, w + "." + name),
+            optional<double>(p, "mean_ulp", 0.0, w + "." + name)});
   }
   return r;
 }
@@ -99,11 +116,11 @@ MeasurementFile parse_measurements(const json& j, const std::string& path) {
     throw InputError(path + ": schema '" + schema + "', expected 'stcsim-measurements/1'");
   MeasurementFile f;
   f.path = path;
-  f.synthetic = j.value("synthetic", false);
-  f.command = j.value("command", "");
+  f.synthetic = optional<bool>(j, "synthetic", false, path);
+  f.command = optional<std::string>(j, "command", "", path);
   const json& dev = need(j, "device", path);
   f.device_name = get<std::string>(dev, "name", path + ".device");
-  f.preset = dev.value("preset", "");
+  f.preset = optional<std::string>(dev, "preset", "", path + ".device");
   if (dev.contains("sm_clock_mhz") && dev.at("sm_clock_mhz").is_object())
     f.sm_clock_mhz = optional_number(dev.at("sm_clock_mhz"), "median");
   const json& gemms = need(j, "gemms", path);
@@ -145,10 +162,16 @@ std::vector<std::pair<std::string, json>> read_json_files(const std::string& fil
   return out;
 }
 
+bool is_ubench_file(const json& j) {
+  if (!j.is_object()) return false;
+  const auto it = j.find("schema");
+  return it != j.end() && it->is_string() && it->get<std::string>() == "stcsim-ubench/1";
+}
+
 std::vector<MeasurementFile> load_measurements(const std::string& file_or_dir) {
   std::vector<MeasurementFile> out;
   for (const auto& [path, j] : read_json_files(file_or_dir))
-    if (!(j.is_object() && j.value("schema", "") == "stcsim-ubench/1")) out.push_back(parse_measurements(j, path));
+    if (!is_ubench_file(j)) out.push_back(parse_measurements(j, path));
   return out;
 }
 

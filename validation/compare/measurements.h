@@ -61,6 +61,10 @@ std::vector<MeasurementFile> load_measurements(const std::string& file_or_dir);
 // not JSON.
 std::vector<std::pair<std::string, nlohmann::json>> read_json_files(const std::string& file_or_dir);
 
+// Whether a parsed file is a microbenchmark file (an object whose "schema" is the string
+// "stcsim-ubench/1"); any other shape, a non-string schema included, is not.
+bool is_ubench_file(const nlohmann::json& j);
+
 // The simulator preset for a device name: "a100", "h100" (also for H200, whose memory
 // differs: the caller says so), "v100"; "" when unknown.
 std::string preset_for_device(const std::string& device_name);

@@ -72,11 +72,11 @@ bool counterpart(UbenchRow& r, const std::string& arch, std::optional<double> cl
 std::vector<UbenchFile> load_ubench(const std::string& file_or_dir) {
   std::vector<UbenchFile> out;
   for (const auto& [path, j] : read_json_files(file_or_dir)) {
-    if (!j.is_object() || j.value("schema", "") != "stcsim-ubench/1") continue;
+    if (!is_ubench_file(j)) continue;
     UbenchFile f;
     f.path = path;
-    f.synthetic = j.value("synthetic", false);
     try {
+      f.synthetic = j.value("synthetic", false);
       f.device_name = j.at("device").at("name").get<std::string>();
       for (const json& r : j.at("results"))
         f.results.push_back({path, r.at("name").get<std::string>(), r.at("metric").get<std::string>(),

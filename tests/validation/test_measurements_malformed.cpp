@@ -1,0 +1,75 @@
+// Malformed measurement files are refused with an InputError naming the file and the
+// field, never a json type_error (the CI fuzzer found one: a "schema" given twice, the
+// second time as an object, escaped load_measurements as nlohmann's type_error 302).
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "sim/core/input_error.h"
+#include "validation/compare/measurements.h"
+#include "validation/compare/ubench_compare.h"
+
+using namespace stcsim;
+using namespace stcsim::validation;
+using Catch::Matchers::Contains;
+
+namespace {
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const auto dir = std::filesystem::temp_directory_path() / "stcsim-test-measurements";
+  std::filesystem::create_directories(dir);
+  const auto p = (dir / name).string();
+  std::ofstream(p) << text;
+  return p;
+}
+
+const char* kGemm =
+    R"({"name": "g", "kernel": "cublas", "m": 256, "n": 256, "k": 256, "time_us": {"median": 10}})";
+
+std::string file_with_gemm_fields(const std::string& extra) {
+  return std::string(R"({"schema": "stcsim-measurements/1", "device": {"name": "NVIDIA H200"},)") +
+         R"( "gemms": [)" + std::string(kGemm).substr(0, std::string(kGemm).size() - 1) + extra +
+         "}]}";
+}
+
+}  // namespace
+
+TEST_CASE("measurements_schema_of_the_wrong_type_is_an_input_error", "[validation][measurements]") {
+  // The fuzzer's input: the last "schema" wins, an object.
+  const auto p = write_temp("schema_object.json",
+                            R"({"schema": "stcsim-measemrunset/1", "schema": {"name": "x"}, "entries": []})");
+  CHECK_THROWS_AS(load_measurements(p), InputError);
+  CHECK_THROWS_WITH(load_measurements(p), Contains("schema_object.json"));
+  // And the microbenchmark loader skips it as not one of its own.
+  CHECK(load_ubench(p).empty());
+}
+
+TEST_CASE("measurements_optional_fields_of_the_wrong_type_name_the_field", "[validation][measurements]") {
+  struct Case {
+    const char* extra;
+    const char* field;
+  } cases[] = {
+      {R"(, "dtype": 5)", "'dtype'"},
+      {R"(, "sparsity": [])", "'sparsity'"},
+      {R"(, "mapping": {"cta_m": 128, "cta_n": 128, "cta_k": 32, "warp_m": 64, "warp_n": 64, "stages": 3, "swizzle": "x"})",
+       "'swizzle'"},
+      {R"(, "bsr": {"block_rows": "32"})", "'block_rows'"},
+      {R"(, "csr": {"sparsity": "high"})", "'sparsity'"},
+      {R"(, "check": {"passed": 1})", "'passed'"},
+      {R"(, "check": {"numerics": {"presets": {"rn": {"max_ulp": "0"}}}})", "'max_ulp'"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.extra);
+    const auto p = write_temp("field.json", file_with_gemm_fields(c.extra));
+    CHECK_THROWS_AS(load_measurements(p), InputError);
+    CHECK_THROWS_WITH(load_measurements(p), Contains(c.field) && Contains("gemms[0]"));
+  }
+  // The same file with well-typed fields loads.
+  const auto ok = write_temp("ok.json", file_with_gemm_fields(R"(, "dtype": "bf16", "bsr": {"block_rows": 32})"));
+  const auto files = load_measurements(ok);
+  REQUIRE(files.size() == 1);
+  REQUIRE(files[0].gemms.size() == 1);
+  CHECK(files[0].gemms[0].dtype == "bf16");
+  CHECK(files[0].gemms[0].block_rows == 32);
+}
