@@ -3,23 +3,22 @@
 // `stcsim` in a child process; the time reported is the simulation's own wall time
 // (total.wall_seconds in stats.json: elaboration + simulation, without process start).
 #include <benchmark/benchmark.h>
-
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 namespace {
 
 nlohmann::json run(const std::string& gemm, const std::string& extra) {
-  const auto dir = std::filesystem::temp_directory_path() / ("stcsim_bench_" + std::to_string(::getpid()));
-  const std::string cmd = std::string(STCSIM_BIN) + " run -q --arch a100 --dtype fp16 " + extra + " --gemm " + gemm +
-                          " --out " + dir.string();
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("stcsim_bench_" + std::to_string(::getpid()));
+  const std::string cmd = std::string(STCSIM_BIN) + " run -q --arch a100 --dtype fp16 " + extra +
+                          " --gemm " + gemm + " --out " + dir.string();
   if (std::system(cmd.c_str()) != 0) throw std::runtime_error("stcsim failed: " + cmd);
   std::ifstream in(dir / "stats.json");
   auto j = nlohmann::json::parse(in);
@@ -44,12 +43,18 @@ void BM_Gemm(benchmark::State& state, const std::string& gemm, const std::string
 }  // namespace
 
 BENCHMARK_CAPTURE(BM_Gemm, a100_fp16_4096cubed, std::string("4096x4096x4096"), std::string())
-    ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(3);
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
 // The sparse GEMM alone (no dense twin): target <= 1.2x the dense simulation's wall time.
 BENCHMARK_CAPTURE(BM_Gemm, a100_sp24_fp16_4096cubed, std::string("4096x4096x4096"),
                   std::string("--sparsity 2:4 --no-dense-baseline"))
-    ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(3);
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
 BENCHMARK_CAPTURE(BM_Gemm, a100_fp16_8192cubed, std::string("8192x8192x8192"), std::string())
-    ->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(1);
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 
 BENCHMARK_MAIN();

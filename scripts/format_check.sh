@@ -10,7 +10,7 @@
 # Lists each file clang-format would change and exits 1 if there is one; exits 2 when
 # clang-format is missing. Nothing is generated or third-party among the tracked sources
 # (Verilator writes its C++ into the build folder), so every tracked source is checked.
-# The tree has not been formatted yet: the whole-tree check fails until it is, once.
+# ctest runs the whole-tree check (test 'format', label unit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

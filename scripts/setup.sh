@@ -17,6 +17,7 @@ packages=(
   slurm-wlm munge     # the single-node Slurm test of job-array sweeps
   yosys               # RTL area proxy (tests/rtl)
   clang libclang-rt-dev  # libFuzzer and sanitizer runtimes (tests/fuzz, scripts/asan.sh)
+  clang-format        # the style check (scripts/format_check.sh, ctest format)
 )
 
 missing=()

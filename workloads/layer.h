@@ -21,7 +21,7 @@ struct Layer {
   std::int64_t in_features = 0, out_features = 0;  // Linear; Conv2d: in/out channels
   std::int64_t kernel_h = 1, kernel_w = 1, stride = 1, padding = 0, dilation = 1, groups = 1;
   std::int64_t in_h = 0, in_w = 0;  // Conv2d input spatial size at the model's default input
-  std::string weight;               // name of the weight tensor in Model::weights ("" if shape-only)
+  std::string weight;  // name of the weight tensor in Model::weights ("" if shape-only)
 };
 
 // Constructors of a shape-only layer (no weight tensor named).
@@ -56,10 +56,10 @@ inline Layer conv2d_layer(const std::string& name, std::int64_t cin, std::int64_
 struct Model {
   std::string name;
   std::string description;
-  std::string source;      // package@version and file, or "shapes only: <paper>"
+  std::string source;  // package@version and file, or "shapes only: <paper>"
   bool real_weights = false;
-  std::vector<Layer> layers;                // execution order
-  std::map<std::string, Tensor> weights;    // by Layer::weight, in OIHW / [out, in] order
+  std::vector<Layer> layers;              // execution order
+  std::map<std::string, Tensor> weights;  // by Layer::weight, in OIHW / [out, in] order
 };
 
 }  // namespace stcsim::workloads

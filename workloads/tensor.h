@@ -11,7 +11,8 @@ struct Tensor {
   std::string name;
   std::vector<std::int64_t> shape;  // outermost first, as stored in the file
   std::vector<float> data;          // row-major, size = product of shape
-  std::string stored_dtype;         // how the file stored it: "float32", "float16", "bfloat16", "uint8_affine", ...
+  std::string stored_dtype;         // how the file stored it: "float32", "float16", "bfloat16",
+                                    // "uint8_affine", ...
 
   std::int64_t numel() const {
     std::int64_t n = 1;

@@ -6,10 +6,14 @@ namespace stcsim {
 
 const char* to_string(Dtype d) {
   switch (d) {
-    case Dtype::FP16: return "fp16";
-    case Dtype::BF16: return "bf16";
-    case Dtype::TF32: return "tf32";
-    case Dtype::INT8: return "int8";
+    case Dtype::FP16:
+      return "fp16";
+    case Dtype::BF16:
+      return "bf16";
+    case Dtype::TF32:
+      return "tf32";
+    case Dtype::INT8:
+      return "int8";
   }
   return "?";
 }
@@ -23,9 +27,12 @@ Dtype parse_dtype(const std::string& s) {
 int input_bytes(Dtype d) {
   switch (d) {
     case Dtype::FP16:
-    case Dtype::BF16: return 2;
-    case Dtype::TF32: return 4;
-    case Dtype::INT8: return 1;
+    case Dtype::BF16:
+      return 2;
+    case Dtype::TF32:
+      return 4;
+    case Dtype::INT8:
+      return 1;
   }
   return 0;
 }
@@ -33,9 +40,11 @@ int input_bytes(Dtype d) {
 int output_bytes(Dtype d) {
   switch (d) {
     case Dtype::FP16:
-    case Dtype::BF16: return 2;
+    case Dtype::BF16:
+      return 2;
     case Dtype::TF32:
-    case Dtype::INT8: return 4;
+    case Dtype::INT8:
+      return 4;
   }
   return 0;
 }
@@ -43,9 +52,12 @@ int output_bytes(Dtype d) {
 MmaShape dense_mma_shape(Dtype d) {
   switch (d) {
     case Dtype::FP16:
-    case Dtype::BF16: return {16, 8, 16};
-    case Dtype::TF32: return {16, 8, 8};
-    case Dtype::INT8: return {16, 8, 32};
+    case Dtype::BF16:
+      return {16, 8, 16};
+    case Dtype::TF32:
+      return {16, 8, 8};
+    case Dtype::INT8:
+      return {16, 8, 32};
   }
   return {16, 8, 16};
 }

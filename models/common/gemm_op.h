@@ -30,14 +30,16 @@ struct BlockMap {
   std::vector<int> row_ptr, col_idx;
   std::int64_t nnz() const { return std::int64_t(col_idx.size()); }
   double density() const {
-    return block_rows * block_cols > 0 ? double(nnz()) / (double(block_rows) * double(block_cols)) : 0;
+    return block_rows * block_cols > 0 ? double(nnz()) / (double(block_rows) * double(block_cols))
+                                       : 0;
   }
   // The sorted distinct block columns kept by any block row that holds a row of
   // [row0, row1): what a CTA over those rows must multiply (into `out`).
   void union_columns(std::int64_t row0, std::int64_t row1, std::vector<int>& out) const {
     out.clear();
     for (std::int64_t i = row0 / r; i <= (row1 - 1) / r && i < block_rows; ++i)
-      out.insert(out.end(), col_idx.begin() + row_ptr[std::size_t(i)], col_idx.begin() + row_ptr[std::size_t(i) + 1]);
+      out.insert(out.end(), col_idx.begin() + row_ptr[std::size_t(i)],
+                 col_idx.begin() + row_ptr[std::size_t(i) + 1]);
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
   }
@@ -76,16 +78,19 @@ struct GemmOp {
   // metadata), write D once.
   double min_bytes() const {
     const MmaKind kd = kind();
-    return batch * (double(input_bytes(dtype)) * double(m * k) +
-                    (kd.a_bytes_per_k() + kd.meta_bytes_per_k()) * double(n * k) * weight_density() +
-                    double(output_bytes(dtype)) * double(m * n));
+    return batch *
+           (double(input_bytes(dtype)) * double(m * k) +
+            (kd.a_bytes_per_k() + kd.meta_bytes_per_k()) * double(n * k) * weight_density() +
+            double(output_bytes(dtype)) * double(m * n));
   }
 };
 
 // The problem as the kernel runs it: unchanged when dense; for a sparse weight
 // operand (N:M or block-sparse), M and N swap so that the sparse operand is the
 // kernel's A.
-inline bool weight_is_kernel_a(const GemmOp& op) { return !op.sparsity.dense() || op.block_sparse(); }
+inline bool weight_is_kernel_a(const GemmOp& op) {
+  return !op.sparsity.dense() || op.block_sparse();
+}
 inline GemmOp kernel_problem(const GemmOp& op) {
   GemmOp k = op;
   if (weight_is_kernel_a(op)) std::swap(k.m, k.n);

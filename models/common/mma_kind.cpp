@@ -52,7 +52,8 @@ std::int64_t MmaKind::b_bytes() const {
 double MmaKind::a_bytes() const { return shape().m * shape().k * a_bytes_per_k(); }
 
 double MmaKind::a_bytes_per_k() const {
-  return sparsity.dense() ? input_bytes(dtype) : double(input_bytes(dtype)) * sparsity.n / sparsity.m;
+  return sparsity.dense() ? input_bytes(dtype)
+                          : double(input_bytes(dtype)) * sparsity.n / sparsity.m;
 }
 
 double MmaKind::meta_bytes_per_k() const {
@@ -61,8 +62,9 @@ double MmaKind::meta_bytes_per_k() const {
 
 std::string MmaKind::str() const {
   const MmaShape s = shape();
-  return std::string(to_string(dtype)) + (warpgroup() ? " wgmma" : "") + " m" + std::to_string(s.m) + "n" + std::to_string(s.n) +
-         "k" + std::to_string(s.k) + (sparsity.dense() ? "" : " " + sparsity.str());
+  return std::string(to_string(dtype)) + (warpgroup() ? " wgmma" : "") + " m" +
+         std::to_string(s.m) + "n" + std::to_string(s.n) + "k" + std::to_string(s.k) +
+         (sparsity.dense() ? "" : " " + sparsity.str());
 }
 
 }  // namespace stcsim

@@ -18,7 +18,9 @@ namespace stcsim {
 struct NmSparsity {
   int n = 0, m = 0;  // n = 0: dense
   bool dense() const { return n == 0; }
-  std::string str() const { return dense() ? "dense" : std::to_string(n) + ":" + std::to_string(m); }
+  std::string str() const {
+    return dense() ? "dense" : std::to_string(n) + ":" + std::to_string(m);
+  }
   bool operator==(const NmSparsity& o) const { return n == o.n && m == o.m; }
 };
 
@@ -36,13 +38,13 @@ struct MmaKind {
   int wgmma_n = 0;
 
   bool warpgroup() const { return wgmma_n > 0; }
-  MmaShape shape() const;              // m16 n8 (wgmma: m64 nN) and K covered (dense K x M/N for sparse)
+  MmaShape shape() const;  // m16 n8 (wgmma: m64 nN) and K covered (dense K x M/N for sparse)
   MmaShape sub_core_shape() const;     // what one sub-core's tensor core runs: m16 of shape()
   std::int64_t products() const;       // real multiplies per instruction
   int index_bits() const;              // metadata bits per kept A element (0 for dense)
   std::int64_t metadata_bits() const;  // per instruction
   std::int64_t b_bytes() const;        // B operand bytes per instruction
-  double a_bytes() const;              // A operand bytes per instruction (values, compressed when sparse)
+  double a_bytes() const;  // A operand bytes per instruction (values, compressed when sparse)
   // Bytes of A (values) and of metadata per dense-K element of one A row.
   double a_bytes_per_k() const;
   double meta_bytes_per_k() const;

@@ -18,7 +18,8 @@ namespace stcsim {
 // another (as CUTLASS tiles K in 64-element blocks), and within a panel chunk ^= row % 8,
 // so eight rows read at one column hit eight different chunks; narrower rows share a
 // 128-byte line and the chunk is XORed with the line index.
-STCSIM_SWIZZLE_HD constexpr std::uint32_t swizzled_smem_offset(int row, int chunk, int row_bytes, int tile_rows) {
+STCSIM_SWIZZLE_HD constexpr std::uint32_t swizzled_smem_offset(int row, int chunk, int row_bytes,
+                                                               int tile_rows) {
   if (row_bytes >= 128) {
     const int panel = chunk / 8, c = chunk % 8;
     return std::uint32_t(panel * tile_rows * 128 + row * 128 + ((c ^ (row % 8)) * 16));

@@ -7,7 +7,8 @@
 
 namespace stcsim::functional {
 
-std::vector<std::uint32_t> gemm_values(const GemmValuesRequest& req, const std::vector<std::uint32_t>& a,
+std::vector<std::uint32_t> gemm_values(const GemmValuesRequest& req,
+                                       const std::vector<std::uint32_t>& a,
                                        const std::vector<std::uint32_t>& b) {
   const std::int64_t split = req.k_per_split > 0 ? req.k_per_split : req.k;
   const int ki = req.k_per_instruction;

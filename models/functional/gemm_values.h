@@ -22,8 +22,8 @@ namespace stcsim::functional {
 struct GemmValuesRequest {
   std::int64_t m = 0, n = 0, k = 0;
   int k_per_instruction = 16;
-  std::int64_t k_per_split = 0;  // 0: no split-K
-  bool integer = false;          // int8: exact int32 accumulation
+  std::int64_t k_per_split = 0;                                // 0: no split-K
+  bool integer = false;                                        // int8: exact int32 accumulation
   numerics::FloatFormat format = numerics::FloatFormat::FP16;  // input format when !integer
   numerics::AccumulationModel model;
   // When set, computes each instruction's dot product (w = b's row, x = a's row) instead
@@ -33,7 +33,8 @@ struct GemmValuesRequest {
 
 // a: [m, k], b: [n, k] row-major bit patterns (int8 values as int32 when integer).
 // Returns D [m, n] as fp32 bit patterns (int32 values when integer).
-std::vector<std::uint32_t> gemm_values(const GemmValuesRequest& req, const std::vector<std::uint32_t>& a,
+std::vector<std::uint32_t> gemm_values(const GemmValuesRequest& req,
+                                       const std::vector<std::uint32_t>& a,
                                        const std::vector<std::uint32_t>& b);
 
 }  // namespace stcsim::functional

@@ -25,8 +25,9 @@ Gpu::Gpu(sc_core::sc_module_name name, const HardwareSections& hw) : sc_module(n
                                         Registry<IL2Cache>::create(l2.impl, l2.params, ctx),
                                         Registry<IDram>::create(dram.impl, dram.params, ctx));
   sched_ = std::make_unique<CtaScheduler>("cta_scheduler", gpu_.num_sms);
-  env_.reset(new KernelEnv{gpu_.num_sms, gpu_.clock_mhz, sm_, *tc_proto_, *smem_proto_, *tma_proto_, mapping_req_,
-                           mem_->l2().bytes_per_cycle(), mem_->dram().sustained_bytes_per_cycle(),
+  env_.reset(new KernelEnv{gpu_.num_sms, gpu_.clock_mhz, sm_, *tc_proto_, *smem_proto_, *tma_proto_,
+                           mapping_req_, mem_->l2().bytes_per_cycle(),
+                           mem_->dram().sustained_bytes_per_cycle(),
                            double(mem_->l2().hit_latency())});
   for (int i = 0; i < gpu_.num_sms; ++i)
     sms_.push_back(std::make_unique<Sm>(("sm" + std::to_string(i)).c_str(), i, sm_, *tc_proto_,
@@ -60,16 +61,21 @@ void Gpu::trace(sc_core::sc_trace_file* tf, const std::vector<std::string>& name
         found = true;
       }
     if (!found)
-      throw InputError("--vcd-signals: unknown signal '" + n + "' (mem.inflight_requests, sm<i>.active_ctas for i < " +
+      throw InputError("--vcd-signals: unknown signal '" + n +
+                       "' (mem.inflight_requests, sm<i>.active_ctas for i < " +
                        std::to_string(gpu_.num_sms) + ", or all)");
   }
 }
 
 double Gpu::peak_tflops(const MmaKind& k) const { return env_->peak_tflops(k); }
 
-double Gpu::peak_products_per_second(const MmaKind& k) const { return env_->peak_products_per_second(k); }
+double Gpu::peak_products_per_second(const MmaKind& k) const {
+  return env_->peak_products_per_second(k);
+}
 
-const IKernel& Gpu::kernel_for(const GemmOp& op) const { return KernelRegistry::choose(op, mapping_req_, *env_); }
+const IKernel& Gpu::kernel_for(const GemmOp& op) const {
+  return KernelRegistry::choose(op, mapping_req_, *env_);
+}
 
 KernelMapping Gpu::mapping_for(const GemmOp& op) const { return kernel_for(op).mapping(op, *env_); }
 
@@ -97,7 +103,8 @@ Gpu::Snapshot Gpu::snapshot() const {
     s.smem += sm->smem().busy_cycles();
     s.index_wait += sm->counters().index_wait_cycles;
     s.cta_cycles += sm->counters().cta_cycles;
-    for (int i = 0; i < int(StallCause::kCount); ++i) s.stalls.cycles[i] += sm->counters().stalls.cycles[i];
+    for (int i = 0; i < int(StallCause::kCount); ++i)
+      s.stalls.cycles[i] += sm->counters().stalls.cycles[i];
   }
   s.l2 = mem_->l2().busy_cycles();
   s.dram = mem_->dram().busy_cycles();
@@ -123,7 +130,8 @@ void Gpu::driver() {
   for (const auto& op : ops_) {
     const IKernel& kernel = kernel_for(op);
     if (cold_l2_per_op_) mem_->invalidate_l2();
-    const KernelPlan plan = kernel.plan(op, *env_, [this](double bytes) { return allocate(bytes); });
+    const KernelPlan plan =
+        kernel.plan(op, *env_, [this](double bytes) { return allocate(bytes); });
     start_snap_ = snapshot();
     const Cycle start = now_cycles();
     for (const auto& launch : plan.launches) run_kernel(*launch);
@@ -133,7 +141,8 @@ void Gpu::driver() {
   // event queue empties and sc_start() returns.
 }
 
-OpResult Gpu::collect(const GemmOp& op, const IKernel& kernel, const KernelPlan& plan, Cycle start, Cycle end) const {
+OpResult Gpu::collect(const GemmOp& op, const IKernel& kernel, const KernelPlan& plan, Cycle start,
+                      Cycle end) const {
   const Snapshot now = snapshot();
   const Snapshot& s0 = start_snap_;
   OpResult r;
@@ -167,7 +176,8 @@ OpResult Gpu::collect(const GemmOp& op, const IKernel& kernel, const KernelPlan&
   r.l2_read_hit_rate = reads > 0 ? 1.0 - misses / reads : 0;
   r.dram_read_bytes = now.mem.dram_read_bytes - s0.mem.dram_read_bytes;
   r.dram_write_bytes = now.mem.dram_write_bytes - s0.mem.dram_write_bytes;
-  for (int i = 0; i < int(StallCause::kCount); ++i) r.stalls.cycles[i] = now.stalls.cycles[i] - s0.stalls.cycles[i];
+  for (int i = 0; i < int(StallCause::kCount); ++i)
+    r.stalls.cycles[i] = now.stalls.cycles[i] - s0.stalls.cycles[i];
   SmActivity act;
   act.index_wait_cycles = now.index_wait - s0.index_wait;
   act.cta_cycles = now.cta_cycles - s0.cta_cycles;

@@ -4,12 +4,11 @@
 // for each.
 #pragma once
 #include <memory>
+#include <systemc>
 #include <vector>
 
-#include <systemc>
-
-#include "models/kernels/op_result.h"
 #include "models/kernels/i_kernel.h"
+#include "models/kernels/op_result.h"
 #include "models/memory/memory_system.h"
 #include "models/sm/cta_scheduler.h"
 #include "models/sm/sm.h"
@@ -45,7 +44,8 @@ class Gpu : public sc_core::sc_module {
   void run_kernel(const KernelLaunch& k);
   std::uint64_t allocate(double bytes);
   const IKernel& kernel_for(const GemmOp& op) const;
-  OpResult collect(const GemmOp& op, const IKernel& kernel, const KernelPlan& plan, Cycle start, Cycle end) const;
+  OpResult collect(const GemmOp& op, const IKernel& kernel, const KernelPlan& plan, Cycle start,
+                   Cycle end) const;
 
   GpuSpec gpu_;
   SmSpec sm_;

@@ -20,23 +20,26 @@ namespace {
 
 // This kernel's stats (sim/core/stat.h), set by report().
 constexpr const char* kProducer = "kernel block_sparse_gemm";
-const OpStat kBlockRows{{"block_sparse.block_rows", "elements", "rows of a weight block", StatTotal::kNone, kProducer},
+const OpStat kBlockRows{
+    {"block_sparse.block_rows", "elements", "rows of a weight block", StatTotal::kNone, kProducer},
+    stat_slot<OpResult>()};
+const OpStat kBlockCols{{"block_sparse.block_cols", "elements", "columns of a weight block",
+                         StatTotal::kNone, kProducer},
                         stat_slot<OpResult>()};
-const OpStat kBlockCols{{"block_sparse.block_cols", "elements", "columns of a weight block", StatTotal::kNone,
-                         kProducer},
+const OpStat kDensity{
+    {"block_sparse.density", "0..1", "fraction of weight blocks kept", StatTotal::kNone, kProducer},
+    stat_slot<OpResult>()};
+const OpStat kImbalance{{"block_sparse.imbalance", "ratio", "max over mean kept K per CTA",
+                         StatTotal::kNone, kProducer},
                         stat_slot<OpResult>()};
-const OpStat kDensity{{"block_sparse.density", "0..1", "fraction of weight blocks kept", StatTotal::kNone, kProducer},
-                      stat_slot<OpResult>()};
-const OpStat kImbalance{{"block_sparse.imbalance", "ratio", "max over mean kept K per CTA", StatTotal::kNone,
-                         kProducer},
-                        stat_slot<OpResult>()};
-const OpStat kIndexWait{{"block_sparse.index_wait_cycles_per_cta", "cycles",
-                         "cycles a CTA waited on its block indices (fetch + decode)", StatTotal::kNone, kProducer},
-                        stat_slot<OpResult>()};
-const OpStat kIndexWaitFraction{{"block_sparse.index_wait_fraction", "0..1",
-                                 "index waits as a fraction of the CTAs' summed lifetimes", StatTotal::kNone,
-                                 kProducer},
-                                stat_slot<OpResult>()};
+const OpStat kIndexWait{
+    {"block_sparse.index_wait_cycles_per_cta", "cycles",
+     "cycles a CTA waited on its block indices (fetch + decode)", StatTotal::kNone, kProducer},
+    stat_slot<OpResult>()};
+const OpStat kIndexWaitFraction{
+    {"block_sparse.index_wait_fraction", "0..1",
+     "index waits as a fraction of the CTAs' summed lifetimes", StatTotal::kNone, kProducer},
+    stat_slot<OpResult>()};
 
 struct BlockSparseLaunch : KernelLaunch, GemmTensors {
   std::vector<PanelPlan> panels;  // per row panel: the kept blocks' k-tiles
@@ -47,11 +50,15 @@ struct BlockSparseLaunch : KernelLaunch, GemmTensors {
 class BlockSparseCta : public MainloopCta {
  public:
   BlockSparseCta(const BlockSparseLaunch& k, const CtaTask& t, int slot, SmContext& sm)
-      : MainloopCta(t, k.map.stages, int(k.panels[std::size_t(t.panel)].ktiles.size()), sm), k_(k),
-        panel_(k.panels[std::size_t(t.panel)]), slot_(slot), warps_(k.warp_work.fresh_warps()) {
+      : MainloopCta(t, k.map.stages, int(k.panels[std::size_t(t.panel)].ktiles.size()), sm),
+        k_(k),
+        panel_(k.panels[std::size_t(t.panel)]),
+        slot_(slot),
+        warps_(k.warp_work.fresh_warps()) {
     blocks_through_.assign(std::size_t(ktiles_), 0.0);
     double sum = 0;
-    for (int i = 0; i < ktiles_; ++i) blocks_through_[std::size_t(i)] = sum += panel_.ktiles[std::size_t(i)].blocks;
+    for (int i = 0; i < ktiles_; ++i)
+      blocks_through_[std::size_t(i)] = sum += panel_.ktiles[std::size_t(i)].blocks;
   }
 
  private:
@@ -72,7 +79,8 @@ class BlockSparseCta : public MainloopCta {
       return Start::Waiting;
     }
     if (!index_.back(now, wake_)) return Start::Waiting;
-    if (decode_start_ == kPending) decode_start_ = index_.done() + sm_.spec.block_index_latency_cycles;
+    if (decode_start_ == kPending)
+      decode_start_ = index_.done() + sm_.spec.block_index_latency_cycles;
     const int pro = std::min(int(loads_.size()) - 1, ktiles_);
     const Cycle need = pro > 0 ? index_ready(pro - 1) : index_.done();
     if (!reached(need, now)) {
@@ -88,7 +96,8 @@ class BlockSparseCta : public MainloopCta {
   bool may_load(int kt, Cycle now) override {
     const Cycle ready = index_ready(kt);
     if (reached(ready, now)) return true;
-    sm_.counters.index_wait_cycles += ready - now;  // the decoder has not reached this k-tile's blocks
+    sm_.counters.index_wait_cycles +=
+        ready - now;  // the decoder has not reached this k-tile's blocks
     wake_ = ready;
     return false;
   }
@@ -118,19 +127,21 @@ class BlockSparseCta : public MainloopCta {
     // activations, so narrow blocks do not waste sectors.
     const std::uint64_t bb = k_.base.b + std::uint64_t(task_.batch) * k_.b_stride;
     for (const auto& [k0, len] : t.b_segs)
-      r.runs.push_back(RowRun{bb + std::uint64_t((k0 * op.n + n0) * eb), std::uint32_t(tile_cols * eb),
-                              std::uint32_t(len), std::uint64_t(op.n * eb)});
+      r.runs.push_back(RowRun{bb + std::uint64_t((k0 * op.n + n0) * eb),
+                              std::uint32_t(tile_cols * eb), std::uint32_t(len),
+                              std::uint64_t(op.n * eb)});
     sm_.submit(r);
   }
 
   void compute_ktile(Cycle barrier, StallCause cause, double fill_bytes) override {
     compute_tensor_core_ktile(sm_, k_.warp_work, slot_, warps_,
-                              panel_.ktiles[std::size_t(kt_)].k_elems, barrier, cause, fill_bytes, barrier_ready_,
-                              mma_done_);
+                              panel_.ktiles[std::size_t(kt_)].k_elems, barrier, cause, fill_bytes,
+                              barrier_ready_, mma_done_);
   }
 
   double accumulator_tile_bytes() const override {
-    return double(k_.map.cta_m) * k_.map.cta_n * (k_.map.split_k > 1 ? 4 : output_bytes(k_.op.dtype));
+    return double(k_.map.cta_m) * k_.map.cta_n *
+           (k_.map.split_k > 1 ? 4 : output_bytes(k_.op.dtype));
   }
 
   void issue_store(MemRequest& store) override { tile_store(k_, task_, k_.map.split_k > 1, store); }
@@ -144,7 +155,8 @@ class BlockSparseCta : public MainloopCta {
   std::vector<double> blocks_through_;  // indices decoded before k-tile t is usable
 };
 
-std::unique_ptr<CtaProgram> BlockSparseLaunch::start_cta(const CtaTask& t, int slot, SmContext& sm) const {
+std::unique_ptr<CtaProgram> BlockSparseLaunch::start_cta(const CtaTask& t, int slot,
+                                                         SmContext& sm) const {
   return std::make_unique<BlockSparseCta>(*this, t, slot, sm);
 }
 
@@ -152,13 +164,18 @@ class BlockSparseGemm : public TensorCoreKernel {
  public:
   std::string name() const override { return "block_sparse_gemm"; }
   std::string description() const override {
-    return "block-sparse tensor-core GEMM over a BSR block map: per-panel index fetch and decode, k-tiles over kept "
+    return "block-sparse tensor-core GEMM over a BSR block map: per-panel index fetch and decode, "
+           "k-tiles over kept "
            "blocks only, K-major activation gathers; dense or 2:4 mma inside blocks";
   }
   int auto_priority() const override { return 2; }
-  bool auto_pick(const GemmOp& op, const MappingRequest&) const override { return op.block_sparse(); }
+  bool auto_pick(const GemmOp& op, const MappingRequest&) const override {
+    return op.block_sparse();
+  }
   std::string cannot_run(const GemmOp& op, const KernelEnv& env) const override {
-    if (!op.block_sparse()) return "block_sparse_gemm needs a block map of the weights (--block, or a pruned trace or model)";
+    if (!op.block_sparse())
+      return "block_sparse_gemm needs a block map of the weights (--block, or a pruned trace or "
+             "model)";
     return unsupported_instruction(op, env);
   }
 
@@ -167,7 +184,8 @@ class BlockSparseGemm : public TensorCoreKernel {
     const KernelMapping& map = p.map;
     const GemmOp kp = kernel_problem(op);
     TensorAddresses addr = allocate_operands(op, map, allocate);
-    addr.index = allocate(4.0 * double(op.block_map->block_rows + 1 + op.block_map->nnz()));  // row_ptr, col_idx
+    addr.index = allocate(
+        4.0 * double(op.block_map->block_rows + 1 + op.block_map->nnz()));  // row_ptr, col_idx
     auto k = std::make_unique<BlockSparseLaunch>();
     static_cast<GemmTensors&>(*k) = GemmTensors(op, map, addr);
     k->ctas_per_sm = p.occupancy.ctas_per_sm;

@@ -8,22 +8,26 @@
 
 namespace stcsim {
 
-std::vector<CsrPanel> build_csr_panels(const BlockMap& map, int batch, std::int64_t m, int rows_per_cta,
-                                       int nnz_per_stage, int value_bytes) {
+std::vector<CsrPanel> build_csr_panels(const BlockMap& map, int batch, std::int64_t m,
+                                       int rows_per_cta, int nnz_per_stage, int value_bytes) {
   if (map.r != 1 || map.c != 1) throw InputError("the CSR kernel needs an unstructured (1x1) map");
   if (map.block_rows < batch * m || std::int64_t(map.row_ptr.size()) != map.block_rows + 1)
     throw InputError("the CSR map does not cover the weight");
-  auto len = [&](std::int64_t r) { return map.row_ptr[std::size_t(r) + 1] - map.row_ptr[std::size_t(r)]; };
+  auto len = [&](std::int64_t r) {
+    return map.row_ptr[std::size_t(r) + 1] - map.row_ptr[std::size_t(r)];
+  };
   std::vector<CsrPanel> out;
   std::vector<std::int64_t> order(static_cast<std::size_t>(m)), cols;
   for (int b = 0; b < batch; ++b) {
     std::iota(order.begin(), order.end(), std::int64_t(b) * m);
-    std::stable_sort(order.begin(), order.end(), [&](std::int64_t x, std::int64_t y) { return len(x) > len(y); });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::int64_t x, std::int64_t y) { return len(x) > len(y); });
     for (std::size_t p0 = 0; p0 < order.size(); p0 += std::size_t(rows_per_cta)) {
       CsrPanel p;
       p.batch = b;
-      p.rows.assign(order.begin() + std::ptrdiff_t(p0),
-                    order.begin() + std::ptrdiff_t(std::min(order.size(), p0 + std::size_t(rows_per_cta))));
+      p.rows.assign(
+          order.begin() + std::ptrdiff_t(p0),
+          order.begin() + std::ptrdiff_t(std::min(order.size(), p0 + std::size_t(rows_per_cta))));
       int longest = 0;
       for (auto r : p.rows) {
         longest = std::max(longest, len(r));
@@ -39,7 +43,8 @@ std::vector<CsrPanel> build_csr_panels(const BlockMap& map, int batch, std::int6
           const int s1 = std::min(map.row_ptr[std::size_t(r) + 1], s0 + nnz_per_stage);
           s.row_nnz.push_back(std::max(0, s1 - s0));
           if (s1 <= s0) continue;
-          s.value_runs.push_back({std::uint64_t(s0) * value_bytes, std::uint32_t((s1 - s0) * value_bytes)});
+          s.value_runs.push_back(
+              {std::uint64_t(s0) * value_bytes, std::uint32_t((s1 - s0) * value_bytes)});
           s.index_runs.push_back({std::uint64_t(s0) * 4, std::uint32_t((s1 - s0) * 4)});
           for (int q = s0; q < s1; ++q) cols.push_back(map.col_idx[std::size_t(q)]);
         }

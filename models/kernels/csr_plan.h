@@ -35,8 +35,8 @@ struct CsrPanel {
 // Panels of `rows_per_cta` rows of a 1x1 block map (CSR) of W [batch * m, k] (the
 // kernel problem's m), in launch order (row swizzle within each batch). `value_bytes`
 // per nonzero.
-std::vector<CsrPanel> build_csr_panels(const BlockMap& map, int batch, std::int64_t m, int rows_per_cta,
-                                       int nnz_per_stage, int value_bytes);
+std::vector<CsrPanel> build_csr_panels(const BlockMap& map, int batch, std::int64_t m,
+                                       int rows_per_cta, int nnz_per_stage, int value_bytes);
 
 // Issue cycles one warp spends per nonzero for `cols` output columns: an LDG of its
 // slice of the X^T row, a conversion to fp32 (16-bit and 8-bit inputs), cols / 32 FMAs

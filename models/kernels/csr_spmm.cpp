@@ -16,33 +16,42 @@ namespace {
 
 // This kernel's stats (sim/core/stat.h), set by report().
 constexpr const char* kProducer = "kernel csr_spmm";
-const OpStat kKernel{{"csr.kernel", "-", "the algorithm", StatTotal::kNone, kProducer}, stat_slot<OpResult>()};
-const OpStat kDensity{{"csr.density", "0..1", "fraction of weights kept", StatTotal::kNone, kProducer},
-                      stat_slot<OpResult>()};
-const OpStat kNonzeros{{"csr.nonzeros", "weights", "kept weights", StatTotal::kNone, kProducer}, stat_slot<OpResult>()};
-const OpStat kImbalance{{"csr.imbalance", "ratio", "max over mean nonzeros per CTA", StatTotal::kNone, kProducer},
-                        stat_slot<OpResult>()};
+const OpStat kKernel{{"csr.kernel", "-", "the algorithm", StatTotal::kNone, kProducer},
+                     stat_slot<OpResult>()};
+const OpStat kDensity{
+    {"csr.density", "0..1", "fraction of weights kept", StatTotal::kNone, kProducer},
+    stat_slot<OpResult>()};
+const OpStat kNonzeros{{"csr.nonzeros", "weights", "kept weights", StatTotal::kNone, kProducer},
+                       stat_slot<OpResult>()};
+const OpStat kImbalance{
+    {"csr.imbalance", "ratio", "max over mean nonzeros per CTA", StatTotal::kNone, kProducer},
+    stat_slot<OpResult>()};
 const OpStat kIndexWait{{"csr.index_wait_cycles_per_cta", "cycles",
                          "cycles a CTA waited on its row_ptr entries", StatTotal::kNone, kProducer},
                         stat_slot<OpResult>()};
 
 struct CsrLaunch : KernelLaunch, GemmTensors {
   std::vector<CsrPanel> panels;
-  double cycles_per_nnz = 0;           // per warp (one row) per nonzero
-  std::uint64_t col_idx_offset = 0;    // col_idx after the whole row_ptr array
+  double cycles_per_nnz = 0;         // per warp (one row) per nonzero
+  std::uint64_t col_idx_offset = 0;  // col_idx after the whole row_ptr array
   std::unique_ptr<CtaProgram> start_cta(const CtaTask& t, int slot, SmContext& sm) const override;
 };
 
 class CsrCta : public MainloopCta {
  public:
   CsrCta(const CsrLaunch& k, const CtaTask& t, int slot, SmContext& sm)
-      : MainloopCta(t, k.map.stages, int(k.panels[std::size_t(t.panel)].stages.size()), sm), k_(k),
-        panel_(k.panels[std::size_t(t.panel)]), slot_(slot), l1_ready_(loads_.size(), 0) {}
+      : MainloopCta(t, k.map.stages, int(k.panels[std::size_t(t.panel)].stages.size()), sm),
+        k_(k),
+        panel_(k.panels[std::size_t(t.panel)]),
+        slot_(slot),
+        l1_ready_(loads_.size(), 0) {}
 
  private:
   Start start(Cycle now) override {
-    if (!index_.issued()) {  // each row's two row_ptr entries (rows are scattered by the row swizzle)
-      for (auto r : panel_.rows) index_.request().runs.push_back(RowRun{k_.base.index + std::uint64_t(r) * 4, 8, 1, 0});
+    if (!index_
+             .issued()) {  // each row's two row_ptr entries (rows are scattered by the row swizzle)
+      for (auto r : panel_.rows)
+        index_.request().runs.push_back(RowRun{k_.base.index + std::uint64_t(r) * 4, 8, 1, 0});
       index_.issue(sm_, now);
       wake_ = kPending;
       return Start::Waiting;
@@ -64,13 +73,15 @@ class CsrCta : public MainloopCta {
     MemRequest& r = loads_[std::size_t(kt) % loads_.size()];
     r = MemRequest{};
     const std::uint64_t idx = k_.base.index + k_.col_idx_offset;
-    for (const auto& [off, bytes] : st.value_runs) r.runs.push_back(RowRun{k_.base.a + off, bytes, 1, 0});
+    for (const auto& [off, bytes] : st.value_runs)
+      r.runs.push_back(RowRun{k_.base.a + off, bytes, 1, 0});
     for (const auto& [off, bytes] : st.index_runs) r.runs.push_back(RowRun{idx + off, bytes, 1, 0});
     // Gathers of X^T rows go through the L1: only the sectors it misses reach the L2.
     const std::uint64_t xb = k_.base.b + std::uint64_t(task_.batch) * k_.b_stride;
     double gather_bytes = 0;
     for (const std::int64_t col : st.cols) {
-      const std::uint64_t a0 = xb + std::uint64_t((col * op.n + n0) * eb), a1 = a0 + std::uint64_t(cols) * eb;
+      const std::uint64_t a0 = xb + std::uint64_t((col * op.n + n0) * eb),
+                          a1 = a0 + std::uint64_t(cols) * eb;
       gather_bytes += double(a1 - a0);
       if (!sm_.l1) {
         r.runs.push_back(RowRun{a0, std::uint32_t(a1 - a0), 1, 0});
@@ -97,7 +108,8 @@ class CsrCta : public MainloopCta {
     // arrive after the L1's latency (a hit on a line still being filled is not delayed
     // further: no MSHR model).
     const Cycle l1_done = sm_.smem.write(now, gather_bytes);
-    l1_ready_[std::size_t(kt) % loads_.size()] = std::max(l1_done, now + sm_.spec.l1_hit_latency_cycles);
+    l1_ready_[std::size_t(kt) % loads_.size()] =
+        std::max(l1_done, now + sm_.spec.l1_hit_latency_cycles);
     sm_.submit(r);
   }
 
@@ -132,7 +144,8 @@ class CsrCta : public MainloopCta {
     store = MemRequest{};
     store.write = true;
     for (auto row : panel_.rows)
-      store.runs.push_back(RowRun{k_.base.c + std::uint64_t((row * op.n + n0) * ob), std::uint32_t(cols * ob), 1, 0});
+      store.runs.push_back(RowRun{k_.base.c + std::uint64_t((row * op.n + n0) * ob),
+                                  std::uint32_t(cols * ob), 1, 0});
   }
 
   const CsrLaunch& k_;
@@ -154,7 +167,8 @@ class CsrSpmm : public IKernel {
  public:
   std::string name() const override { return "csr_spmm"; }
   std::string description() const override {
-    return "row-split CSR SpMM on the CUDA cores (Sputnik-style): one warp per weight row, staged nonzeros, "
+    return "row-split CSR SpMM on the CUDA cores (Sputnik-style): one warp per weight row, staged "
+           "nonzeros, "
            "activation gathers through the L1, fp32 FMA";
   }
   int auto_priority() const override { return 3; }
@@ -162,20 +176,24 @@ class CsrSpmm : public IKernel {
     return unstructured(op) && req.unstructured_kernel == name();
   }
   std::string cannot_run(const GemmOp& op, const KernelEnv& env) const override {
-    if (!unstructured(op)) return "the CSR kernel needs an unstructured (1x1) weight mask and no N:M pattern";
+    if (!unstructured(op))
+      return "the CSR kernel needs an unstructured (1x1) weight mask and no N:M pattern";
     if (occupancy(op, {}, env).ctas_per_sm < 1)
       return "the CSR kernel's CTA of " + std::to_string(mapping(op, env).threads()) +
-             " threads does not fit this SM (sm.max_threads " + std::to_string(env.sm.max_threads) + ")";
+             " threads does not fit this SM (sm.max_threads " + std::to_string(env.sm.max_threads) +
+             ")";
     return "";
   }
   KernelMapping mapping(const GemmOp& op, const KernelEnv& env) const override {
-    return csr_mapping(csr_tile_cols(kernel_problem(op).n, env.sm.fp32_lanes_per_sub_core, op.dtype));
+    return csr_mapping(
+        csr_tile_cols(kernel_problem(op).n, env.sm.fp32_lanes_per_sub_core, op.dtype));
   }
   Occupancy occupancy(const GemmOp&, const KernelMapping&, const KernelEnv& env) const override {
     // 4 warps, ~1.5 KB of shared memory, few registers: threads bound it.
     const KernelMapping m = csr_mapping(64);  // the CTA's threads do not depend on its width
     const int by_threads = env.sm.max_threads / m.threads();
-    return by_threads <= env.sm.max_ctas ? Occupancy{by_threads, "threads"} : Occupancy{env.sm.max_ctas, "ctas"};
+    return by_threads <= env.sm.max_ctas ? Occupancy{by_threads, "threads"}
+                                         : Occupancy{env.sm.max_ctas, "ctas"};
   }
 
   KernelPlan plan(const GemmOp& op, const KernelEnv& env, const Allocate& allocate) const override {
@@ -195,7 +213,8 @@ class CsrSpmm : public IKernel {
     static_cast<GemmTensors&>(*k) = GemmTensors(op, p.map, addr);
     k->mma = MmaKind{op.dtype, {}};  // no tensor-core instruction; the dtype sets the bytes
     k->ctas_per_sm = p.occupancy.ctas_per_sm;
-    k->panels = build_csr_panels(*op.block_map, kp.batch, kp.m, p.map.cta_m, p.map.cta_k, input_bytes(op.dtype));
+    k->panels = build_csr_panels(*op.block_map, kp.batch, kp.m, p.map.cta_m, p.map.cta_k,
+                                 input_bytes(op.dtype));
     k->cycles_per_nnz = csr_cycles_per_nnz(p.map.cta_n, env.sm.fp32_lanes_per_sub_core, op.dtype);
     k->col_idx_offset = std::uint64_t(op.block_map->block_rows + 1) * 4;
     k->b_stride = std::uint64_t(kp.n * kp.k * input_bytes(op.dtype));
@@ -214,8 +233,8 @@ class CsrSpmm : public IKernel {
               OpResult& r) const override {
     const auto& k = static_cast<const CsrLaunch&>(*plan.launches.front());
     // The peak is the CUDA cores' FP32 FMA lanes.
-    r.peak_products_per_second =
-        double(env.sm.fp32_lanes_per_sub_core) * env.sm.sub_cores * env.num_sms * env.clock_mhz * 1e6;
+    r.peak_products_per_second = double(env.sm.fp32_lanes_per_sub_core) * env.sm.sub_cores *
+                                 env.num_sms * env.clock_mhz * 1e6;
     r.peak_tflops = 2.0 * r.peak_products_per_second / 1e12;
     r.block_density = op.block_map->density();
     double mx = 0, sum = 0;

@@ -23,7 +23,8 @@ void tile_stage_load(const GemmTensors& k, const CtaTask& t, std::int64_t k0, Me
                             std::uint32_t(rows_a * kb * k.mma.meta_bytes_per_k()), 1, 0});
   }
   r.runs.push_back(RowRun{k.base.b + bi * k.b_stride + std::uint64_t((n0 * op.k + k0) * eb),
-                          std::uint32_t(kb * eb), std::uint32_t(tile_cols), std::uint64_t(op.k * eb)});
+                          std::uint32_t(kb * eb), std::uint32_t(tile_cols),
+                          std::uint64_t(op.k * eb)});
 }
 
 void tile_store(const GemmTensors& k, const CtaTask& t, bool partial, MemRequest& store) {
@@ -32,16 +33,18 @@ void tile_store(const GemmTensors& k, const CtaTask& t, bool partial, MemRequest
   const auto rows = std::uint32_t(tile_rows);
   const int ob = partial ? 4 : output_bytes(op.dtype);
   const std::uint64_t bi = std::uint64_t(t.batch);
-  const std::uint64_t base = partial ? k.base.workspace + bi * k.workspace_stride + std::uint64_t(t.split * op.m * op.n * 4)
+  const std::uint64_t base = partial ? k.base.workspace + bi * k.workspace_stride +
+                                           std::uint64_t(t.split * op.m * op.n * 4)
                                      : k.base.c + bi * k.c_stride;
   store = MemRequest{};
   store.write = true;
   if (k.transposed_output && !partial) {
-    store.runs.push_back(RowRun{base + std::uint64_t((n0 * op.m + m0) * ob), std::uint32_t(rows * ob),
-                                std::uint32_t(cols), std::uint64_t(op.m * ob)});
+    store.runs.push_back(RowRun{base + std::uint64_t((n0 * op.m + m0) * ob),
+                                std::uint32_t(rows * ob), std::uint32_t(cols),
+                                std::uint64_t(op.m * ob)});
   } else {
-    store.runs.push_back(
-        RowRun{base + std::uint64_t((m0 * op.n + n0) * ob), std::uint32_t(cols * ob), rows, std::uint64_t(op.n * ob)});
+    store.runs.push_back(RowRun{base + std::uint64_t((m0 * op.n + n0) * ob),
+                                std::uint32_t(cols * ob), rows, std::uint64_t(op.n * ob)});
   }
 }
 

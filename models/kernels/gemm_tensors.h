@@ -29,7 +29,10 @@ struct GemmTensors {
   GemmTensors() = default;
   // `user_op` as kernel_problem runs it, under `map`, at `addr`.
   GemmTensors(const GemmOp& user_op, const KernelMapping& m, const TensorAddresses& addr)
-      : op(kernel_problem(user_op)), mma(user_op.kind()), transposed_output(weight_is_kernel_a(user_op)), map(m),
+      : op(kernel_problem(user_op)),
+        mma(user_op.kind()),
+        transposed_output(weight_is_kernel_a(user_op)),
+        map(m),
         base(addr) {}
 };
 
@@ -38,8 +41,10 @@ struct TileExtent {
   std::int64_t m0, n0, rows, cols;
 };
 inline TileExtent tile_extent(const GemmTensors& k, const CtaTask& t) {
-  const std::int64_t m0 = std::int64_t(t.tile_m) * k.map.cta_m, n0 = std::int64_t(t.tile_n) * k.map.cta_n;
-  return {m0, n0, std::min<std::int64_t>(k.map.cta_m, k.op.m - m0), std::min<std::int64_t>(k.map.cta_n, k.op.n - n0)};
+  const std::int64_t m0 = std::int64_t(t.tile_m) * k.map.cta_m,
+                     n0 = std::int64_t(t.tile_n) * k.map.cta_n;
+  return {m0, n0, std::min<std::int64_t>(k.map.cta_m, k.op.m - m0),
+          std::min<std::int64_t>(k.map.cta_n, k.op.n - n0)};
 }
 
 // The load of one stage into `r`: the k-tile starting at `k0` of the A rows (kept values,

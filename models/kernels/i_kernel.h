@@ -61,9 +61,9 @@ struct SmActivity {
 
 struct KernelPlan {
   std::vector<std::unique_ptr<KernelLaunch>> launches;  // run back to back
-  KernelMapping map;   // of the main (first) launch
+  KernelMapping map;                                    // of the main (first) launch
   Occupancy occupancy;
-  double ctas = 0;     // of the main launch
+  double ctas = 0;  // of the main launch
 };
 
 class IKernel {
@@ -79,12 +79,14 @@ class IKernel {
   // Empty if the kernel can run `op` here, else why not (for an InputError).
   virtual std::string cannot_run(const GemmOp& op, const KernelEnv& env) const = 0;
   virtual KernelMapping mapping(const GemmOp& op, const KernelEnv& env) const = 0;
-  virtual Occupancy occupancy(const GemmOp& op, const KernelMapping& map, const KernelEnv& env) const = 0;
-  virtual KernelPlan plan(const GemmOp& op, const KernelEnv& env, const Allocate& allocate) const = 0;
+  virtual Occupancy occupancy(const GemmOp& op, const KernelMapping& map,
+                              const KernelEnv& env) const = 0;
+  virtual KernelPlan plan(const GemmOp& op, const KernelEnv& env,
+                          const Allocate& allocate) const = 0;
   // Fill what only this kernel knows (its peak, pattern statistics) into `r`, whose
   // common fields are set.
-  virtual void report(const GemmOp& op, const KernelPlan& plan, const KernelEnv& env, const SmActivity& activity,
-                      OpResult& r) const = 0;
+  virtual void report(const GemmOp& op, const KernelPlan& plan, const KernelEnv& env,
+                      const SmActivity& activity, OpResult& r) const = 0;
 };
 
 // The registered kernels.

@@ -66,14 +66,16 @@ std::vector<const IKernel*> KernelRegistry::all() {
   return out;
 }
 
-const IKernel& KernelRegistry::choose(const GemmOp& op, const MappingRequest& req, const KernelEnv& env) {
+const IKernel& KernelRegistry::choose(const GemmOp& op, const MappingRequest& req,
+                                      const KernelEnv& env) {
   const IKernel* k = nullptr;
   if (req.kernel != "auto") {
     k = &get(req.kernel);
   } else {
     auto by_priority = all();
-    std::stable_sort(by_priority.begin(), by_priority.end(),
-                     [](const IKernel* a, const IKernel* b) { return a->auto_priority() > b->auto_priority(); });
+    std::stable_sort(
+        by_priority.begin(), by_priority.end(),
+        [](const IKernel* a, const IKernel* b) { return a->auto_priority() > b->auto_priority(); });
     // The first that takes the op and can run it on this GPU (a Hopper kernel is asked
     // first and declines on an SM without wgmma or TMA); if none can, the last that
     // takes it (the most general, e.g. multistage_gemm) says why.
@@ -86,7 +88,8 @@ const IKernel& KernelRegistry::choose(const GemmOp& op, const MappingRequest& re
           break;
         }
       }
-    if (!last) throw InputError(op.name + ": no registered kernel takes this GEMM (" + names() + ")");
+    if (!last)
+      throw InputError(op.name + ": no registered kernel takes this GEMM (" + names() + ")");
     if (!k) k = last;
   }
   const std::string why = k->cannot_run(op, env);

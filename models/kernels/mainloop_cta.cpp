@@ -23,7 +23,8 @@ bool MainloopCta::advance(Cycle now) {
         continue;
       case State::Start:
         switch (start(now)) {
-          case Start::Waiting: return false;
+          case Start::Waiting:
+            return false;
           case Start::NoWork:
             mma_done_ = now;
             state_ = State::Epilogue;

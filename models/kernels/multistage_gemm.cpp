@@ -46,8 +46,11 @@ struct MultistageLaunch : KernelLaunch, GemmTensors {
 class MultistageCta : public MainloopCta {
  public:
   MultistageCta(const MultistageLaunch& k, const CtaTask& t, int slot, SmContext& sm)
-      : MainloopCta(t, k.map.stages, int((t.k_end - t.k_begin + k.map.cta_k - 1) / k.map.cta_k), sm), k_(k),
-        slot_(slot), warps_(k.warp_work.fresh_warps()) {}
+      : MainloopCta(t, k.map.stages, int((t.k_end - t.k_begin + k.map.cta_k - 1) / k.map.cta_k),
+                    sm),
+        k_(k),
+        slot_(slot),
+        warps_(k.warp_work.fresh_warps()) {}
 
  private:
   Start start(Cycle now) override {
@@ -64,12 +67,13 @@ class MultistageCta : public MainloopCta {
   void compute_ktile(Cycle barrier, StallCause cause, double fill_bytes) override {
     const std::int64_t k0 = task_.k_begin + std::int64_t(kt_) * k_.map.cta_k;
     const int kb = int(std::min<std::int64_t>(k_.map.cta_k, task_.k_end - k0));
-    compute_tensor_core_ktile(sm_, k_.warp_work, slot_, warps_, kb,
-                              barrier, cause, fill_bytes, barrier_ready_, mma_done_);
+    compute_tensor_core_ktile(sm_, k_.warp_work, slot_, warps_, kb, barrier, cause, fill_bytes,
+                              barrier_ready_, mma_done_);
   }
 
   double accumulator_tile_bytes() const override {
-    return double(k_.map.cta_m) * k_.map.cta_n * (k_.map.split_k > 1 ? 4 : output_bytes(k_.op.dtype));
+    return double(k_.map.cta_m) * k_.map.cta_n *
+           (k_.map.split_k > 1 ? 4 : output_bytes(k_.op.dtype));
   }
 
   void issue_store(MemRequest& store) override { tile_store(k_, task_, k_.map.split_k > 1, store); }
@@ -79,7 +83,8 @@ class MultistageCta : public MainloopCta {
   std::vector<WarpState> warps_;
 };
 
-std::unique_ptr<CtaProgram> MultistageLaunch::start_cta(const CtaTask& t, int slot, SmContext& sm) const {
+std::unique_ptr<CtaProgram> MultistageLaunch::start_cta(const CtaTask& t, int slot,
+                                                        SmContext& sm) const {
   return std::make_unique<MultistageCta>(*this, t, slot, sm);
 }
 
@@ -87,13 +92,17 @@ class MultistageGemm : public TensorCoreKernel {
  public:
   std::string name() const override { return "multistage_gemm"; }
   std::string description() const override {
-    return "tensor-core GEMM, CUTLASS sm80 multistage mainloop (cp.async stages, ldmatrix, mma.sync; mma.sp for "
+    return "tensor-core GEMM, CUTLASS sm80 multistage mainloop (cp.async stages, ldmatrix, "
+           "mma.sync; mma.sp for "
            "N:M weights); split-K partials reduced by split_k_reduce";
   }
   int auto_priority() const override { return 1; }  // the default: any op no other kernel takes
-  bool auto_pick(const GemmOp& op, const MappingRequest&) const override { return !op.block_sparse(); }
+  bool auto_pick(const GemmOp& op, const MappingRequest&) const override {
+    return !op.block_sparse();
+  }
   std::string cannot_run(const GemmOp& op, const KernelEnv& env) const override {
-    if (op.block_sparse()) return "multistage_gemm runs dense or N:M weights, not a block map (use block_sparse_gemm)";
+    if (op.block_sparse())
+      return "multistage_gemm runs dense or N:M weights, not a block map (use block_sparse_gemm)";
     return unsupported_instruction(op, env);
   }
 
@@ -115,7 +124,8 @@ class MultistageGemm : public TensorCoreKernel {
     return p;
   }
 
-  void report(const GemmOp&, const KernelPlan&, const KernelEnv&, const SmActivity&, OpResult&) const override {}
+  void report(const GemmOp&, const KernelPlan&, const KernelEnv&, const SmActivity&,
+              OpResult&) const override {}
 };
 
 const KernelRegistrar<MultistageGemm> registered;

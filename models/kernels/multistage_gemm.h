@@ -14,6 +14,7 @@ namespace stcsim {
 // whole k-tiles, and `map.swizzle` adjacent N-tiles launched together, M fastest within
 // them (the rasterization the CUDA kernels in validation/ share). Returns the number of
 // non-empty K slices in `splits`.
-std::vector<CtaTask> multistage_cta_order(const GemmOp& kp, const KernelMapping& map, int* splits = nullptr);
+std::vector<CtaTask> multistage_cta_order(const GemmOp& kp, const KernelMapping& map,
+                                          int* splits = nullptr);
 
 }  // namespace stcsim

@@ -26,26 +26,28 @@ struct OpResult {
   Occupancy occupancy;
   double ctas = 0, waves = 0;
   double cycles = 0, seconds = 0, tflops = 0, peak_tflops = 0;
-  double flops = 0;                    // dense-equivalent operations
-  double products = 0;                 // real multiplies (N/M of the dense count when sparse)
+  double flops = 0;                     // dense-equivalent operations
+  double products = 0;                  // real multiplies (N/M of the dense count when sparse)
   double peak_products_per_second = 0;  // the tensor cores' rate of real multiplies for this kind
   // Filled for a sparse GEMM simulated beside its dense twin (see docs/sparse.md):
   // speedup = work_reduction x efficiency_ratio x capability_ratio.
-  double dense_cycles = 0, speedup = 0, work_reduction = 0, efficiency_ratio = 0, capability_ratio = 0;
+  double dense_cycles = 0, speedup = 0, work_reduction = 0, efficiency_ratio = 0,
+         capability_ratio = 0;
   // Busy fraction of each resource over the op's cycles.
   double util_tensor = 0, util_smem = 0, util_l2 = 0, util_dram = 0, util_l2_link = 0;
   double l2_read_hit_rate = 0;
   // The CSR kernel: busy fraction of the FP32 pipes (CUDA cores), L1 hit rate of its gathers.
   double util_cuda = 0, l1_hit_rate = 0;
   double dram_read_bytes = 0, dram_write_bytes = 0, dram_gbps = 0;
-  StallCounters stalls;       // tensor-pipe idle cycles by cause, summed over pipes
-  double pipe_cycles = 0;     // cycles x pipes: busy + stalls + no_work
+  StallCounters stalls;    // tensor-pipe idle cycles by cause, summed over pipes
+  double pipe_cycles = 0;  // cycles x pipes: busy + stalls + no_work
   double pipe_busy = 0;
   std::string limiter;
   // Block-sparse weights: kept-block fraction, max over mean CTA work (kept K per
   // CTA), and the cycles CTAs waited on block indices (fetch + decode) per CTA and as
   // a fraction of the CTAs' summed lifetimes.
-  double block_density = 0, block_imbalance = 0, index_wait_cycles_per_cta = 0, index_wait_fraction = 0;
+  double block_density = 0, block_imbalance = 0, index_wait_cycles_per_cta = 0,
+         index_wait_fraction = 0;
   // The tensor core's own dot-product unit for the op's kind, with which functional mode
   // computes the values (empty: the golden model), like `mapping` a fact of how it ran.
   functional::DotUnit dot_unit;

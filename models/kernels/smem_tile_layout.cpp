@@ -8,9 +8,12 @@ namespace stcsim {
 
 std::uint32_t smem_offset(SmemLayout layout, int row, int chunk, int row_bytes, int tile_rows) {
   switch (layout) {
-    case SmemLayout::Naive: return std::uint32_t(row * row_bytes + chunk * 16);
-    case SmemLayout::Padded: return std::uint32_t(row * (row_bytes + 16) + chunk * 16);
-    case SmemLayout::Swizzled: return swizzled_smem_offset(row, chunk, row_bytes, tile_rows);
+    case SmemLayout::Naive:
+      return std::uint32_t(row * row_bytes + chunk * 16);
+    case SmemLayout::Padded:
+      return std::uint32_t(row * (row_bytes + 16) + chunk * 16);
+    case SmemLayout::Swizzled:
+      return swizzled_smem_offset(row, chunk, row_bytes, tile_rows);
   }
   return 0;
 }
@@ -27,15 +30,18 @@ std::vector<std::vector<int>> ldmatrix_wavefronts(const KernelMapping& m, const 
   const int ksubs = m.cta_k / s.k;
   const int warps_m = m.cta_m / m.warp_m;
   // The B tile starts after the whole A tile.
-  const std::uint32_t b_region =
-      m.layout == SmemLayout::Padded ? std::uint32_t(m.cta_m * (a_row + 16)) : std::uint32_t(m.cta_m * a_row);
+  const std::uint32_t b_region = m.layout == SmemLayout::Padded
+                                     ? std::uint32_t(m.cta_m * (a_row + 16))
+                                     : std::uint32_t(m.cta_m * a_row);
   const double meta_bytes = double(m.warp_m) * s.k * kind.meta_bytes_per_k();
-  const int meta_wavefronts = int((meta_bytes + smem.bytes_per_cycle() - 1) / smem.bytes_per_cycle());
+  const int meta_wavefronts =
+      int((meta_bytes + smem.bytes_per_cycle() - 1) / smem.bytes_per_cycle());
   std::vector<std::vector<int>> out(m.warps(), std::vector<int>(ksubs, 0));
   std::vector<std::uint32_t> addrs(8);
   auto phase = [&](std::uint32_t base, int row0, int chunk, int row_bytes) {
     const int rows = base == 0 ? m.cta_m : m.cta_n;
-    for (int r = 0; r < 8; ++r) addrs[r] = base + smem_offset(m.layout, row0 + r, chunk, row_bytes, rows);
+    for (int r = 0; r < 8; ++r)
+      addrs[r] = base + smem_offset(m.layout, row0 + r, chunk, row_bytes, rows);
     return smem.wavefronts(addrs, 16);
   };
   for (int w = 0; w < m.warps(); ++w) {
@@ -45,7 +51,8 @@ std::vector<std::vector<int>> ldmatrix_wavefronts(const KernelMapping& m, const 
       for (int c = 0; c < a_chunks; ++c)
         for (int r = 0; r < m.warp_m; r += 8) total += phase(0, row_a + r, k * a_chunks + c, a_row);
       for (int c = 0; c < b_chunks; ++c)
-        for (int r = 0; r < m.warp_n; r += 8) total += phase(b_region, row_b + r, k * b_chunks + c, b_row);
+        for (int r = 0; r < m.warp_n; r += 8)
+          total += phase(b_region, row_b + r, k * b_chunks + c, b_row);
       out[w][k] = total;
     }
   }

@@ -59,9 +59,10 @@ class ReduceCta : public CtaProgram {
     const auto [m0, n0, tile_rows, cols] = tile_extent(k_, task_);
     partials_ = MemRequest{};
     for (int split = 0; split < k_.splits; ++split)
-      partials_.runs.push_back(RowRun{k_.base.workspace + std::uint64_t(task_.batch) * k_.workspace_stride +
-                                          std::uint64_t((split * op.m * op.n + m0 * op.n + n0) * 4),
-                                      std::uint32_t(cols * 4), std::uint32_t(tile_rows), std::uint64_t(op.n * 4)});
+      partials_.runs.push_back(
+          RowRun{k_.base.workspace + std::uint64_t(task_.batch) * k_.workspace_stride +
+                     std::uint64_t((split * op.m * op.n + m0 * op.n + n0) * 4),
+                 std::uint32_t(cols * 4), std::uint32_t(tile_rows), std::uint64_t(op.n * 4)});
     sm_.submit(partials_);
   }
 
@@ -82,7 +83,8 @@ class SplitKReduce : public IKernel {
  public:
   std::string name() const override { return "split_k_reduce"; }
   std::string description() const override {
-    return "split-K reduction: sums a GEMM's fp32 partial tiles and writes D (follows a GEMM with split_k > 1)";
+    return "split-K reduction: sums a GEMM's fp32 partial tiles and writes D (follows a GEMM with "
+           "split_k > 1)";
   }
   int auto_priority() const override { return 0; }
   bool auto_pick(const GemmOp&, const MappingRequest&) const override { return false; }
@@ -96,7 +98,8 @@ class SplitKReduce : public IKernel {
   KernelPlan plan(const GemmOp& op, const KernelEnv& env, const Allocate&) const override {
     throw std::logic_error(cannot_run(op, env));
   }
-  void report(const GemmOp&, const KernelPlan&, const KernelEnv&, const SmActivity&, OpResult&) const override {}
+  void report(const GemmOp&, const KernelPlan&, const KernelEnv&, const SmActivity&,
+              OpResult&) const override {}
 };
 
 const KernelRegistrar<SplitKReduce> registered;
@@ -112,7 +115,8 @@ std::unique_ptr<KernelLaunch> split_k_reduce_launch(const GemmTensors& gemm, int
   const int tiles_n = int((gemm.op.n + gemm.map.cta_n - 1) / gemm.map.cta_n);
   for (int batch = 0; batch < gemm.op.batch; ++batch)
     for (int tm = 0; tm < tiles_m; ++tm)
-      for (int tn = 0; tn < tiles_n; ++tn) k->ctas.push_back(CtaTask{tm, tn, 0, batch, 0, gemm.op.k, 0});
+      for (int tn = 0; tn < tiles_n; ++tn)
+        k->ctas.push_back(CtaTask{tm, tn, 0, batch, 0, gemm.op.k, 0});
   return k;
 }
 

@@ -5,7 +5,9 @@ namespace stcsim {
 std::vector<ParamDecl> TensorCoreKernel::params() const {
   std::vector<ParamDecl> out;
   for (auto& d : MappingRequest::params())
-    if (d.key != "kernel" && d.key != "unstructured_kernel" && d.key != "schedule" && d.key != "cluster_m") out.push_back(std::move(d));
+    if (d.key != "kernel" && d.key != "unstructured_kernel" && d.key != "schedule" &&
+        d.key != "cluster_m")
+      out.push_back(std::move(d));
   return out;
 }
 
@@ -13,12 +15,15 @@ KernelMapping TensorCoreKernel::mapping(const GemmOp& op, const KernelEnv& env) 
   return choose_mapping(kernel_problem(op), env.chooser(op.kind()), env.request);
 }
 
-Occupancy TensorCoreKernel::occupancy(const GemmOp& op, const KernelMapping& map, const KernelEnv& env) const {
+Occupancy TensorCoreKernel::occupancy(const GemmOp& op, const KernelMapping& map,
+                                      const KernelEnv& env) const {
   return stcsim::occupancy(map, env.sm, op.kind());
 }
 
 std::string TensorCoreKernel::unsupported_instruction(const GemmOp& op, const KernelEnv& env) {
-  return env.tc.supports(op.kind()) ? "" : "this GPU's tensor cores have " + env.tc.unsupported_reason(op.kind());
+  return env.tc.supports(op.kind())
+             ? ""
+             : "this GPU's tensor cores have " + env.tc.unsupported_reason(op.kind());
 }
 
 KernelPlan TensorCoreKernel::start_plan(const GemmOp& op, const KernelEnv& env) const {
@@ -36,7 +41,9 @@ TensorAddresses TensorCoreKernel::allocate_operands(const GemmOp& op, const Kern
   TensorAddresses addr;
   addr.a = allocate(nb * kp.m * kp.k * kind.a_bytes_per_k());
   addr.meta =
-      kind.sparsity.dense() ? 0 : allocate(nb * (kp.m + map.cta_m) * (kp.k + map.cta_k) * kind.meta_bytes_per_k());
+      kind.sparsity.dense()
+          ? 0
+          : allocate(nb * (kp.m + map.cta_m) * (kp.k + map.cta_k) * kind.meta_bytes_per_k());
   addr.b = allocate(nb * kp.n * kp.k * input_bytes(op.dtype));
   addr.c = allocate(nb * op.m * op.n * output_bytes(op.dtype));
   addr.workspace = map.split_k > 1 ? allocate(nb * 4.0 * map.split_k * op.m * op.n) : 0;
@@ -49,7 +56,8 @@ void TensorCoreKernel::set_batch_strides(GemmTensors& k) {
   const std::int64_t tiles_m = (kp.m + map.cta_m - 1) / map.cta_m;
   const std::int64_t ktiles = (kp.k + map.cta_k - 1) / map.cta_k;
   k.a_stride = std::uint64_t(double(kp.m) * kp.k * k.mma.a_bytes_per_k());
-  k.meta_stride = std::uint64_t(double(tiles_m) * ktiles * map.cta_m * map.cta_k * k.mma.meta_bytes_per_k());
+  k.meta_stride =
+      std::uint64_t(double(tiles_m) * ktiles * map.cta_m * map.cta_k * k.mma.meta_bytes_per_k());
   k.b_stride = std::uint64_t(kp.n * kp.k * input_bytes(kp.dtype));
   k.c_stride = std::uint64_t(kp.m * kp.n * output_bytes(kp.dtype));
   k.workspace_stride = std::uint64_t(4 * map.split_k * kp.m * kp.n);

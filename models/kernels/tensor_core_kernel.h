@@ -15,7 +15,8 @@ class TensorCoreKernel : public IKernel {
  public:
   std::vector<ParamDecl> params() const override;  // the mapping's tile keys
   KernelMapping mapping(const GemmOp& op, const KernelEnv& env) const override;
-  Occupancy occupancy(const GemmOp& op, const KernelMapping& map, const KernelEnv& env) const override;
+  Occupancy occupancy(const GemmOp& op, const KernelMapping& map,
+                      const KernelEnv& env) const override;
 
  protected:
   // Empty when this GPU's tensor cores run the op's instruction, else why not.
@@ -25,13 +26,15 @@ class TensorCoreKernel : public IKernel {
   // A (values of the dense-sized weight, compressed when N:M), its metadata (N:M only,
   // padded to whole tiles as it is stored tile by tile), B, D and the split-K workspace,
   // allocated in that order.
-  static TensorAddresses allocate_operands(const GemmOp& op, const KernelMapping& map, const Allocate& allocate);
+  static TensorAddresses allocate_operands(const GemmOp& op, const KernelMapping& map,
+                                           const Allocate& allocate);
   // Bytes from one batch's operands to the next's, as allocate_operands lays them out.
   static void set_batch_strides(GemmTensors& k);
   // A launch of type L (a KernelLaunch that is also GemmTensors) over the op's dense or
   // N:M operands, allocated and strided.
   template <class L>
-  static std::unique_ptr<L> operand_launch(const GemmOp& op, const KernelMapping& map, const Allocate& allocate) {
+  static std::unique_ptr<L> operand_launch(const GemmOp& op, const KernelMapping& map,
+                                           const Allocate& allocate) {
     auto k = std::make_unique<L>();
     static_cast<GemmTensors&>(*k) = GemmTensors(op, map, allocate_operands(op, map, allocate));
     set_batch_strides(*k);

@@ -6,7 +6,8 @@
 
 namespace stcsim {
 
-TensorCoreWarps::TensorCoreWarps(const KernelMapping& map, const MmaKind& kind, const ISharedMemory& smem)
+TensorCoreWarps::TensorCoreWarps(const KernelMapping& map, const MmaKind& kind,
+                                 const ISharedMemory& smem)
     : mma(kind),
       mma_per_warp_ksub((map.warp_m / kind.shape().m) * (map.warp_n / kind.shape().n)),
       wavefronts(ldmatrix_wavefronts(map, kind, smem)),
@@ -18,8 +19,9 @@ std::vector<WarpState> TensorCoreWarps::fresh_warps() const {
   return w;
 }
 
-void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot, std::vector<WarpState>& warps,
-                               int k_elems, Cycle barrier, StallCause cause, double fill_bytes, Cycle& barrier_ready,
+void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot,
+                               std::vector<WarpState>& warps, int k_elems, Cycle barrier,
+                               StallCause cause, double fill_bytes, Cycle& barrier_ready,
                                Cycle& mma_done) {
   const auto shape = t.mma.shape();
   const int ksubs = (k_elems + shape.k - 1) / shape.k;
@@ -46,7 +48,8 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
       for (int w = 0; w < nwarps; ++w)
         if ((first + w) % nsub == sc) group.push_back(&warps[std::size_t(w)]);
       if (!group.empty())
-        issue_ksub(*sm.pipes[std::size_t(sc)], t.mma, group, t.mma_per_warp_ksub, sm.op_start, sm.counters.stalls);
+        issue_ksub(*sm.pipes[std::size_t(sc)], t.mma, group, t.mma_per_warp_ksub, sm.op_start,
+                   sm.counters.stalls);
     }
   }
   for (const auto& w : warps) {

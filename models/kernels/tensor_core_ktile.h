@@ -7,18 +7,18 @@
 
 #include "models/common/mma_kind.h"
 #include "models/mapping/kernel_mapping.h"
-#include "models/smem/i_shared_memory.h"
 #include "models/sm/sm_context.h"
 #include "models/sm/stall_counters.h"
 #include "models/sm/warp_scheduler.h"
+#include "models/smem/i_shared_memory.h"
 
 namespace stcsim {
 
 // A launch's per-warp work, derived once from its mapping (not per k-tile).
 struct TensorCoreWarps {
-  MmaKind mma;                                // the instruction the warps issue
-  int mma_per_warp_ksub = 0;                  // accumulator tiles: (warp_m / mma m) * (warp_n / mma n)
-  std::vector<std::vector<int>> wavefronts;   // [warp][k-sub within a k-tile] ldmatrix wavefronts
+  MmaKind mma;                // the instruction the warps issue
+  int mma_per_warp_ksub = 0;  // accumulator tiles: (warp_m / mma m) * (warp_n / mma n)
+  std::vector<std::vector<int>> wavefronts;  // [warp][k-sub within a k-tile] ldmatrix wavefronts
   int warps = 0;
 
   TensorCoreWarps() = default;
@@ -28,8 +28,9 @@ struct TensorCoreWarps {
 
 // Compute `k_elems` of K on `warps` (the CTA in resident slot `slot`) from `barrier`;
 // raises barrier_ready to the first mma of the last k-sub and mma_done to the last result.
-void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot, std::vector<WarpState>& warps,
-                               int k_elems, Cycle barrier, StallCause cause, double fill_bytes, Cycle& barrier_ready,
+void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot,
+                               std::vector<WarpState>& warps, int k_elems, Cycle barrier,
+                               StallCause cause, double fill_bytes, Cycle& barrier_ready,
                                Cycle& mma_done);
 
 }  // namespace stcsim

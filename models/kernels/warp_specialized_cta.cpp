@@ -17,7 +17,8 @@ std::unique_ptr<CtaProgram> WsLaunch::start_cta(const CtaTask& t, int, SmContext
 }
 
 WsCta::WsCta(const WsLaunch& k, const CtaTask& t, SmContext& sm) : k_(k), sm_(sm) {
-  for (std::size_t i = std::size_t(t.panel); i < k.tiles.size(); i += std::size_t(k.grid)) tiles_.push_back(i);
+  for (std::size_t i = std::size_t(t.panel); i < k.tiles.size(); i += std::size_t(k.grid))
+    tiles_.push_back(i);
   const auto stages = std::size_t(k.map.stages);
   holds_.assign(stages, -1);
   full_.assign(stages, kUnknown);
@@ -25,7 +26,8 @@ WsCta::WsCta(const WsLaunch& k, const CtaTask& t, SmContext& sm) : k_(k), sm_(sm
   in_flight_.assign(stages, false);
   loads_.resize(stages);
   consumers_.resize(std::size_t(k.consumers));
-  for (std::size_t c = 0; c < consumers_.size(); ++c) consumers_[c].tile = c;  // tiles c, c + consumers, ...
+  for (std::size_t c = 0; c < consumers_.size(); ++c)
+    consumers_[c].tile = c;  // tiles c, c + consumers, ...
   wake_ = now_cycles() + sm.spec.cta_launch_cycles;
 }
 
@@ -144,7 +146,8 @@ bool WsCta::consume(Consumer& c, Cycle now) {
     }
     case Phase::Drain:
       if (!reached(c.prev_done, now) || !reached(c.buffer_free, now)) return false;
-      c.wake = sm_.smem.write(now, tile_bytes);  // accumulators, converted, into the epilogue buffer
+      c.wake =
+          sm_.smem.write(now, tile_bytes);  // accumulators, converted, into the epilogue buffer
       c.phase = Phase::Staged;
       return true;
     case Phase::Staged:
@@ -169,7 +172,8 @@ bool WsCta::consume(Consumer& c, Cycle now) {
       c.waited = StallCause::CtaBoundary;
       c.phase = Phase::Main;
       return true;
-    case Phase::Done: return false;
+    case Phase::Done:
+      return false;
   }
   return false;
 }
@@ -183,13 +187,17 @@ Cycle WsCta::next_event(const Consumer& c) const {
       const auto s = std::size_t(load % std::int64_t(holds_.size()));
       if (holds_[s] != load) return kUnknown;
       Cycle t = std::max(c.ready, full_[s]);
-      if (consumers_.size() > 1 && c.kb == 0) t = turn_ == c.tile ? std::max(t, turn_at_) : kUnknown;
+      if (consumers_.size() > 1 && c.kb == 0)
+        t = turn_ == c.tile ? std::max(t, turn_at_) : kUnknown;
       return t;
     }
-    case Phase::Drain: return std::max(c.prev_done, c.buffer_free);
+    case Phase::Drain:
+      return std::max(c.prev_done, c.buffer_free);
     case Phase::Staged:
-    case Phase::Issue: return c.wake;
-    default: return kUnknown;
+    case Phase::Issue:
+      return c.wake;
+    default:
+      return kUnknown;
   }
 }
 

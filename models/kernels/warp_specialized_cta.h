@@ -41,7 +41,7 @@ struct WsLaunch : KernelLaunch, GemmTensors {
   int grid = 0;                // persistent CTAs
   int consumers = 1;           // 1: cooperative, 2: pingpong
   WsWork work;
-  std::int64_t kblocks = 0;    // per tile
+  std::int64_t kblocks = 0;  // per tile
   std::unique_ptr<CtaProgram> start_cta(const CtaTask& t, int slot, SmContext& sm) const override;
 };
 
@@ -53,15 +53,15 @@ class WsCta : public CtaProgram {
 
  private:
   struct Consumer {
-    std::size_t tile = 0;     // position in tiles_ of the current tile
-    std::int64_t kb = 0;      // next k-block of it
-    Cycle ready = 0;          // may issue again (wait_group, epilogue buffer)
+    std::size_t tile = 0;                         // position in tiles_ of the current tile
+    std::int64_t kb = 0;                          // next k-block of it
+    Cycle ready = 0;                              // may issue again (wait_group, epilogue buffer)
     StallCause waited = StallCause::CtaBoundary;  // what held its next issue back
-    Cycle prev_done = 0;      // the last k-block's wgmma group completes
+    Cycle prev_done = 0;                          // the last k-block's wgmma group completes
     int prev_stage = -1;
     enum class Phase { Main, Drain, Staged, Issue, Storing, Done } phase = Phase::Main;
     Cycle wake = 0;
-    Cycle buffer_free = 0;    // the previous TMA store has read the epilogue buffer
+    Cycle buffer_free = 0;  // the previous TMA store has read the epilogue buffer
     MemRequest store;
   };
 
@@ -85,8 +85,8 @@ class WsCta : public CtaProgram {
   std::int64_t next_load_ = 0;
   Cycle submit_at_ = -1;  // the TMA unit accepted the next load's boxes; its requests enter then
   std::vector<Consumer> consumers_;
-  std::size_t turn_ = 0;   // pingpong: the tile whose mainloop may run next
-  Cycle turn_at_ = 0;      // and from when
+  std::size_t turn_ = 0;  // pingpong: the tile whose mainloop may run next
+  Cycle turn_at_ = 0;     // and from when
   bool submitted_ = false;
   std::vector<Cycle> free_before_;  // scratch of issue_kblock: when each pipe went idle
 };

@@ -18,15 +18,17 @@ class WarpSpecializedGemm : public TensorCoreKernel {
  public:
   std::string name() const override { return "warp_specialized_gemm"; }
   std::string description() const override {
-    return "tensor-core GEMM, CUTLASS sm90 warp-specialized persistent kernel (TMA producer warpgroup, "
-           "wgmma / wgmma.sp consumer warpgroups, cooperative or ping-pong schedule, TMA-store epilogue); "
+    return "tensor-core GEMM, CUTLASS sm90 warp-specialized persistent kernel (TMA producer "
+           "warpgroup, "
+           "wgmma / wgmma.sp consumer warpgroups, cooperative or ping-pong schedule, TMA-store "
+           "epilogue); "
            "needs wgmma and a TMA unit";
   }
   std::vector<ParamDecl> params() const override {
     std::vector<ParamDecl> out;
     for (auto& d : MappingRequest::params())
-      if (d.key == "cta_m" || d.key == "cta_n" || d.key == "cta_k" || d.key == "stages" || d.key == "swizzle" ||
-          d.key == "schedule" || d.key == "cluster_m")
+      if (d.key == "cta_m" || d.key == "cta_n" || d.key == "cta_k" || d.key == "stages" ||
+          d.key == "swizzle" || d.key == "schedule" || d.key == "cluster_m")
         out.push_back(std::move(d));
     return out;
   }
@@ -37,10 +39,13 @@ class WarpSpecializedGemm : public TensorCoreKernel {
     return !op.block_sparse() && req.warp_m == 0 && req.warp_n == 0 && req.split_k <= 1;
   }
   std::string cannot_run(const GemmOp& op, const KernelEnv& env) const override {
-    if (op.block_sparse()) return "warp_specialized_gemm runs dense or N:M weights, not a block map";
-    if (!env.tma.present()) return "warp_specialized_gemm needs a TMA unit (this GPU's tma.impl is none)";
+    if (op.block_sparse())
+      return "warp_specialized_gemm runs dense or N:M weights, not a block map";
+    if (!env.tma.present())
+      return "warp_specialized_gemm needs a TMA unit (this GPU's tma.impl is none)";
     const MmaKind wg{op.dtype, op.sparsity, 64};
-    if (!env.tc.supports(wg)) return "this GPU's tensor cores have " + env.tc.unsupported_reason(wg);
+    if (!env.tc.supports(wg))
+      return "this GPU's tensor cores have " + env.tc.unsupported_reason(wg);
     return "";
   }
 
@@ -68,7 +73,8 @@ class WarpSpecializedGemm : public TensorCoreKernel {
     // Whole clusters: CTA g takes tiles g, g + grid, ..., so with the tiles in M-fastest
     // order and a grid of whole clusters a cluster's CTAs always hold adjacent M tiles.
     const std::size_t slots = std::size_t(env.num_sms) * std::size_t(p.occupancy.ctas_per_sm);
-    k->grid = int(std::min(k->tiles.size(), slots / std::size_t(map.cluster_m) * std::size_t(map.cluster_m)));
+    k->grid = int(
+        std::min(k->tiles.size(), slots / std::size_t(map.cluster_m) * std::size_t(map.cluster_m)));
     k->ctas_per_sm = p.occupancy.ctas_per_sm;
     for (int c = 0; c < k->grid; ++c) {
       CtaTask t;

@@ -12,9 +12,12 @@ namespace stcsim {
 
 const char* to_string(SmemLayout l) {
   switch (l) {
-    case SmemLayout::Swizzled: return "swizzled";
-    case SmemLayout::Padded: return "padded";
-    case SmemLayout::Naive: return "naive";
+    case SmemLayout::Swizzled:
+      return "swizzled";
+    case SmemLayout::Padded:
+      return "padded";
+    case SmemLayout::Naive:
+      return "naive";
   }
   return "?";
 }
@@ -40,8 +43,8 @@ int KernelMapping::regs_per_thread(const MmaKind& k) const {
 std::string KernelMapping::describe() const {
   std::ostringstream os;
   if (!schedule.empty()) {
-    os << cta_m << "x" << cta_n << "x" << cta_k << " warp-specialized " << schedule << " cluster " << cluster_m
-       << "x1 stages " << stages << " swizzle " << swizzle;
+    os << cta_m << "x" << cta_n << "x" << cta_k << " warp-specialized " << schedule << " cluster "
+       << cluster_m << "x1 stages " << stages << " swizzle " << swizzle;
     return os.str();
   }
   os << cta_m << "x" << cta_n << "x" << cta_k << " warp " << warp_m << "x" << warp_n << " stages "
@@ -50,7 +53,10 @@ std::string KernelMapping::describe() const {
 }
 
 Occupancy occupancy(const KernelMapping& m, const SmSpec& sm, const MmaKind& d) {
-  struct Lim { int n; const char* why; };
+  struct Lim {
+    int n;
+    const char* why;
+  };
   const int regs = std::max(1, m.regs_per_thread(d)) * m.threads();
   Lim lims[] = {{int(sm.smem_bytes / std::max<std::int64_t>(1, m.smem_bytes(d))), "smem"},
                 {sm.registers / std::max(1, regs), "registers"},
@@ -70,23 +76,28 @@ std::vector<ParamDecl> MappingRequest::params() {
       int_param("cta_k", "elements", d.cta_k, 0, 1024, "CTA tile K per stage (0: chosen)"),
       int_param("warp_m", "elements", d.warp_m, 0, 256, "warp tile M (0: chosen)"),
       int_param("warp_n", "elements", d.warp_n, 0, 256, "warp tile N (0: chosen)"),
-      int_param("stages", "stages", d.stages, 0, 16, "cp.async pipeline stages (0: as many as fit, up to the candidate's)"),
+      int_param("stages", "stages", d.stages, 0, 16,
+                "cp.async pipeline stages (0: as many as fit, up to the candidate's)"),
       int_param("split_k", "slices", d.split_k, 0, 64, "split-K slices (0: chosen)"),
-      int_param("swizzle", "tiles", d.swizzle, 0, 64, "rasterization: N-tiles launched together (0: chosen)"),
+      int_param("swizzle", "tiles", d.swizzle, 0, 64,
+                "rasterization: N-tiles launched together (0: chosen)"),
       string_param("smem_layout", std::string(to_string(d.layout)), {"swizzled", "padded", "naive"},
                    "shared-memory tile layout: XOR-swizzled, 16-byte padded rows, or plain"),
-      string_param("kernel", d.kernel, {},
-                   "the kernel that runs each GEMM: auto (by the weights' pattern) or a registered kernel "
-                   "(`stcsim components --kind kernel`)"),
-      string_param("unstructured_kernel", d.unstructured_kernel, {"block_sparse_gemm", "csr_spmm"},
-                   "with kernel auto, for unstructured (1x1-block) weights without N:M: the tensor-core "
-                   "block kernel or the CSR SpMM on CUDA cores"),
+      string_param(
+          "kernel", d.kernel, {},
+          "the kernel that runs each GEMM: auto (by the weights' pattern) or a registered kernel "
+          "(`stcsim components --kind kernel`)"),
+      string_param(
+          "unstructured_kernel", d.unstructured_kernel, {"block_sparse_gemm", "csr_spmm"},
+          "with kernel auto, for unstructured (1x1-block) weights without N:M: the tensor-core "
+          "block kernel or the CSR SpMM on CUDA cores"),
       string_param("schedule", d.schedule, {"auto", "cooperative", "pingpong"},
                    "warp-specialized kernels (sm90): two consumer warpgroups sharing each tile "
                    "(cooperative) or alternating tiles (pingpong); auto: chosen"),
-      int_param("cluster_m", "CTAs", d.cluster_m, 0, 4,
-                "warp-specialized kernels (sm90): CTAs of a cluster along M, which share each B tile by "
-                "TMA multicast (1, 2 or 4; 0: chosen)"),
+      int_param(
+          "cluster_m", "CTAs", d.cluster_m, 0, 4,
+          "warp-specialized kernels (sm90): CTAs of a cluster along M, which share each B tile by "
+          "TMA multicast (1, 2 or 4; 0: chosen)"),
   };
 }
 
@@ -101,7 +112,9 @@ MappingRequest MappingRequest::from(const ParamSet& p) {
   r.split_k = int(p.get_int("split_k"));
   r.swizzle = int(p.get_int("swizzle"));
   const auto& l = p.get_string("smem_layout");
-  r.layout = l == "padded" ? SmemLayout::Padded : l == "naive" ? SmemLayout::Naive : SmemLayout::Swizzled;
+  r.layout = l == "padded"  ? SmemLayout::Padded
+             : l == "naive" ? SmemLayout::Naive
+                            : SmemLayout::Swizzled;
   r.kernel = p.get_string("kernel");
   r.unstructured_kernel = p.get_string("unstructured_kernel");
   r.schedule = p.get_string("schedule");
@@ -112,18 +125,25 @@ MappingRequest MappingRequest::from(const ParamSet& p) {
 std::vector<KernelMapping> mapping_candidates(Dtype d) {
   // CTA MxNxK(fp16 elements), warp MxN, stages: CUTLASS's sm80 multistage defaults plus
   // narrow tiles for skinny (GEMV-like) problems.
-  struct C { int m, n, k, wm, wn, st; };
-  const C table[] = {{256, 128, 64, 64, 64, 3}, {128, 256, 64, 64, 64, 3}, {128, 128, 64, 64, 64, 4},
-                     {128, 128, 32, 64, 64, 5}, {128, 64, 64, 64, 32, 4},  {64, 128, 64, 32, 64, 4},
-                     {64, 64, 64, 32, 32, 6},   {128, 32, 64, 32, 32, 4},  {64, 32, 128, 32, 16, 4},
-                     {128, 16, 128, 32, 16, 4}, {64, 16, 128, 16, 16, 6},  {128, 8, 128, 32, 8, 4},
-                     {64, 16, 64, 16, 16, 4},   {64, 8, 128, 16, 8, 3},    {16, 128, 128, 16, 32, 4},
-                     {16, 64, 128, 16, 16, 4}};
+  struct C {
+    int m, n, k, wm, wn, st;
+  };
+  const C table[] = {
+      {256, 128, 64, 64, 64, 3}, {128, 256, 64, 64, 64, 3}, {128, 128, 64, 64, 64, 4},
+      {128, 128, 32, 64, 64, 5}, {128, 64, 64, 64, 32, 4},  {64, 128, 64, 32, 64, 4},
+      {64, 64, 64, 32, 32, 6},   {128, 32, 64, 32, 32, 4},  {64, 32, 128, 32, 16, 4},
+      {128, 16, 128, 32, 16, 4}, {64, 16, 128, 16, 16, 6},  {128, 8, 128, 32, 8, 4},
+      {64, 16, 64, 16, 16, 4},   {64, 8, 128, 16, 8, 3},    {16, 128, 128, 16, 32, 4},
+      {16, 64, 128, 16, 16, 4}};
   const int kscale = 2;  // table K is for 2-byte inputs
   std::vector<KernelMapping> out;
   for (const auto& c : table) {
     KernelMapping m;
-    m.cta_m = c.m; m.cta_n = c.n; m.warp_m = c.wm; m.warp_n = c.wn; m.stages = c.st;
+    m.cta_m = c.m;
+    m.cta_n = c.n;
+    m.warp_m = c.wm;
+    m.warp_n = c.wn;
+    m.stages = c.st;
     m.cta_k = c.k * kscale / input_bytes(d);
     m.chosen_by = "heuristic";
     out.push_back(m);
@@ -136,19 +156,25 @@ void validate_mapping(const KernelMapping& m, const SmSpec& sm, const MmaKind& d
   auto bad = [](const std::string& key, const std::string& msg) {
     throw InputError("mapping." + key + ": " + msg);
   };
-  if (m.warp_m <= 0 || m.warp_m % s.m) bad("warp_m", "must be a positive multiple of " + std::to_string(s.m) + " (mma M)");
-  if (m.warp_n <= 0 || m.warp_n % s.n) bad("warp_n", "must be a positive multiple of " + std::to_string(s.n) + " (mma N)");
+  if (m.warp_m <= 0 || m.warp_m % s.m)
+    bad("warp_m", "must be a positive multiple of " + std::to_string(s.m) + " (mma M)");
+  if (m.warp_n <= 0 || m.warp_n % s.n)
+    bad("warp_n", "must be a positive multiple of " + std::to_string(s.n) + " (mma N)");
   if (m.cta_m <= 0 || m.cta_m % m.warp_m) bad("cta_m", "must be a positive multiple of warp_m");
   if (m.cta_n <= 0 || m.cta_n % m.warp_n) bad("cta_n", "must be a positive multiple of warp_n");
-  if (m.cta_k <= 0 || m.cta_k % s.k) bad("cta_k", "must be a positive multiple of " + std::to_string(s.k) + " (mma K for " + d.str() + ")");
+  if (m.cta_k <= 0 || m.cta_k % s.k)
+    bad("cta_k",
+        "must be a positive multiple of " + std::to_string(s.k) + " (mma K for " + d.str() + ")");
   if (m.stages < 2) bad("stages", "must be at least 2 (one stage computing while one loads)");
-  if (m.threads() > 1024) bad("warp_m", "CTA of " + std::to_string(m.threads()) + " threads exceeds 1024");
+  if (m.threads() > 1024)
+    bad("warp_m", "CTA of " + std::to_string(m.threads()) + " threads exceeds 1024");
   if (m.smem_bytes(d) > sm.max_smem_per_cta_bytes)
     bad("stages", std::to_string(m.smem_bytes(d)) + " bytes of shared memory exceed the " +
                       std::to_string(sm.max_smem_per_cta_bytes) + " a CTA may use");
   if (m.regs_per_thread(d) > sm.max_regs_per_thread)
-    bad("warp_m", "warp tile needs ~" + std::to_string(m.regs_per_thread(d)) + " registers per thread (limit " +
-                      std::to_string(sm.max_regs_per_thread) + ")");
+    bad("warp_m", "warp tile needs ~" + std::to_string(m.regs_per_thread(d)) +
+                      " registers per thread (limit " + std::to_string(sm.max_regs_per_thread) +
+                      ")");
 }
 
 double estimate_cycles(const GemmOp& op, const ChooserHardware& hw, const KernelMapping& m) {
@@ -158,7 +184,8 @@ double estimate_cycles(const GemmOp& op, const ChooserHardware& hw, const Kernel
   const auto shape = kind.shape();
   const double eb = input_bytes(op.dtype);
   const double a_eb = kind.a_bytes_per_k() + kind.meta_bytes_per_k();
-  const double tiles_m = std::ceil(double(op.m) / m.cta_m), tiles_n = std::ceil(double(op.n) / m.cta_n);
+  const double tiles_m = std::ceil(double(op.m) / m.cta_m),
+               tiles_n = std::ceil(double(op.n) / m.cta_n);
   const double ctas = tiles_m * tiles_n * m.split_k * op.batch;
   const double ktiles = std::ceil(double(op.k) / m.split_k / m.cta_k);
   const double slots = double(hw.num_sms) * occ.ctas_per_sm;
@@ -173,8 +200,9 @@ double estimate_cycles(const GemmOp& op, const ChooserHardware& hw, const Kernel
   const double frag_bytes = double(m.warps()) * ksubs * (m.warp_m * a_eb + m.warp_n * eb) * shape.k;
   // Loads are clipped to the problem: a tile wider than M, N or K moves only the rows
   // and columns that exist (the compute is not clipped: the tensor cores run whole tiles).
-  const double stage_bytes = (std::min<double>(m.cta_m, op.m) * a_eb + std::min<double>(m.cta_n, op.n) * eb) *
-                             std::min<double>(m.cta_k, op.k);
+  const double stage_bytes =
+      (std::min<double>(m.cta_m, op.m) * a_eb + std::min<double>(m.cta_n, op.n) * eb) *
+      std::min<double>(m.cta_k, op.k);
   const double smem = ktiles * (frag_bytes + stage_bytes) / hw.smem_bytes_per_cycle * resident;
   // ...and latency: stages-1 loads in flight cover one memory round trip.
   const double latency = hw.dram_latency_cycles * (1.0 + ktiles / std::max(1, m.stages - 1));
@@ -182,7 +210,8 @@ double estimate_cycles(const GemmOp& op, const ChooserHardware& hw, const Kernel
   // The whole grid's traffic through the L2 and DRAM.
   const double l2_bytes = ctas * ktiles * stage_bytes;
   const double dram_bytes = op.min_bytes() + (m.split_k > 1 ? 8.0 * m.split_k * op.m * op.n : 0.0);
-  const double mem = std::max(l2_bytes / hw.l2_bytes_per_cycle, dram_bytes / hw.dram_bytes_per_cycle);
+  const double mem =
+      std::max(l2_bytes / hw.l2_bytes_per_cycle, dram_bytes / hw.dram_bytes_per_cycle);
   const double sm_side = waves * per_wave;
   // Compute and memory overlap imperfectly (half of the smaller is exposed); a split-K
   // reduction kernel starts only when the GEMM kernel has drained.
@@ -190,8 +219,8 @@ double estimate_cycles(const GemmOp& op, const ChooserHardware& hw, const Kernel
   return std::max(sm_side, mem) + 0.5 * std::min(sm_side, mem) + reduction;
 }
 
-std::vector<std::int64_t> panel_kept_k(const BlockMap& map, std::int64_t m, int batch, std::int64_t k,
-                                       int cta_m) {
+std::vector<std::int64_t> panel_kept_k(const BlockMap& map, std::int64_t m, int batch,
+                                       std::int64_t k, int cta_m) {
   const std::int64_t tiles_m = (m + cta_m - 1) / cta_m;
   std::vector<std::int64_t> out;
   out.reserve(std::size_t(tiles_m * batch));
@@ -218,7 +247,8 @@ double estimate_block_cycles(const GemmOp& op, const ChooserHardware& hw, const 
   if (occ.ctas_per_sm < 1) return INFINITY;
   auto it = kept_by_cta_m.find(m.cta_m);
   if (it == kept_by_cta_m.end())
-    it = kept_by_cta_m.emplace(m.cta_m, panel_kept_k(*op.block_map, op.m, op.batch, op.k, m.cta_m)).first;
+    it = kept_by_cta_m.emplace(m.cta_m, panel_kept_k(*op.block_map, op.m, op.batch, op.k, m.cta_m))
+             .first;
   const auto& kept = it->second;
   double sum = 0, mx = 0;
   for (std::int64_t v : kept) {
@@ -252,15 +282,19 @@ KernelMapping csr_mapping(int cols) {
 
 static constexpr double kSwitchMargin = 0.9;
 
-KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const MappingRequest& req) {
+KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw,
+                             const MappingRequest& req) {
   const bool tile_given = req.cta_m || req.cta_n || req.cta_k || req.warp_m || req.warp_n;
   std::vector<KernelMapping> cands;
   if (tile_given) {
     if (!(req.cta_m && req.cta_n && req.cta_k && req.warp_m && req.warp_n))
       throw InputError("mapping: give all of cta_m, cta_n, cta_k, warp_m, warp_n, or none of them");
     KernelMapping m;
-    m.cta_m = req.cta_m; m.cta_n = req.cta_n; m.cta_k = req.cta_k;
-    m.warp_m = req.warp_m; m.warp_n = req.warp_n;
+    m.cta_m = req.cta_m;
+    m.cta_n = req.cta_n;
+    m.cta_k = req.cta_k;
+    m.warp_m = req.warp_m;
+    m.warp_n = req.warp_n;
     m.stages = req.stages ? req.stages : 3;
     m.chosen_by = "config";
     cands.push_back(m);
@@ -286,15 +320,16 @@ KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const 
       validate_mapping(m, hw.sm, op.kind());
     }
     // A block-sparse panel's k-loop is its kept blocks: no split-K.
-    const std::vector<int> splits = op.block_sparse()  ? std::vector<int>{1}
-                                    : req.split_k       ? std::vector<int>{req.split_k}
-                                                        : std::vector<int>{1, 2, 4, 8, 16};
+    const std::vector<int> splits = op.block_sparse() ? std::vector<int>{1}
+                                    : req.split_k     ? std::vector<int>{req.split_k}
+                                                      : std::vector<int>{1, 2, 4, 8, 16};
     for (int s : splits) {
       if (s > 1 && double(op.k) / s < 2.0 * m.cta_k) continue;
       m.split_k = s;
       const double tiles_n = std::ceil(double(op.n) / m.cta_n);
       m.swizzle = req.swizzle ? req.swizzle : int(std::min(8.0, tiles_n));
-      const double c = op.block_sparse() ? estimate_block_cycles(op, hw, m, kept_by_cta_m) : estimate_cycles(op, hw, m);
+      const double c = op.block_sparse() ? estimate_block_cycles(op, hw, m, kept_by_cta_m)
+                                         : estimate_cycles(op, hw, m);
       // The estimate is rough: a later candidate (smaller tile, more splits) must win
       // by a clear margin to displace an earlier one.
       if (c < best_cost * kSwitchMargin) {

@@ -20,14 +20,15 @@ struct KernelMapping {
   int cta_m = 0, cta_n = 0, cta_k = 0;  // cta_k in elements of the input dtype
   int warp_m = 0, warp_n = 0;
   int stages = 0;
-  int swizzle = 1;   // CTAs of `swizzle` adjacent N-tiles are launched together (L2 locality)
-  int split_k = 1;   // K is cut into split_k slices reduced by a second kernel
+  int swizzle = 1;  // CTAs of `swizzle` adjacent N-tiles are launched together (L2 locality)
+  int split_k = 1;  // K is cut into split_k slices reduced by a second kernel
   SmemLayout layout = SmemLayout::Swizzled;
   // Warp-specialized kernels (sm90): "cooperative" (two consumer warpgroups share each
   // tile) or "pingpong" (they alternate tiles); empty for the others, whose warps the
   // warp tile counts.
   std::string schedule;
-  int cluster_m = 1;  // warp-specialized kernels: CTAs along M that share each B tile by TMA multicast
+  int cluster_m =
+      1;  // warp-specialized kernels: CTAs along M that share each B tile by TMA multicast
   std::string chosen_by;  // "config" or "heuristic: ..."
 
   int warps() const { return (cta_m / warp_m) * (cta_n / warp_n); }
@@ -78,7 +79,8 @@ void validate_mapping(const KernelMapping& m, const SmSpec& sm, const MmaKind& k
 
 // The user's mapping if complete, else the best candidate by the documented estimate.
 // `op` is the problem as the kernel runs it (kernel_problem).
-KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const MappingRequest& req);
+KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw,
+                             const MappingRequest& req);
 
 // Block-sparse weights (op.block_map, blocks of r x c along the kernel's M and K): a CTA
 // of cta_m rows runs over the union of its rows' kept block columns, so the chooser
@@ -86,8 +88,8 @@ KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const 
 // more efficiently but skips only columns that all its rows dropped. Split-K is off.
 // Kept K (elements) of each row panel of cta_m rows of W [batch * m, k], panel order
 // batch * tiles_m + tile_m.
-std::vector<std::int64_t> panel_kept_k(const BlockMap& map, std::int64_t m, int batch, std::int64_t k,
-                                       int cta_m);
+std::vector<std::int64_t> panel_kept_k(const BlockMap& map, std::int64_t m, int batch,
+                                       std::int64_t k, int cta_m);
 
 // The CSR SpMM kernel's tile (Sputnik-style, models/kernels/csr_plan.h): 4 rows of W (one
 // warp each) x `cols` activation columns per CTA (csr_tile_cols), 32 nonzeros per row

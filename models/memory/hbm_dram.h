@@ -35,8 +35,8 @@ class HbmDram : public IDram {
 
  private:
   HbmDramSpec spec_;
-  double peak_bpc_;        // bytes per core cycle, all channels
-  double channel_bpc_;     // sustained bytes per core cycle, one channel
+  double peak_bpc_;     // bytes per core cycle, all channels
+  double channel_bpc_;  // sustained bytes per core cycle, one channel
   double latency_cycles_;
   std::vector<Timeline> ports_;
 };

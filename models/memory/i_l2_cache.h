@@ -14,8 +14,8 @@
 namespace stcsim {
 
 struct L2AccessResult {
-  std::uint8_t miss_sectors = 0;       // bit i: sector i was not present
-  std::uint8_t evicted_dirty = 0;      // dirty sectors of the victim line
+  std::uint8_t miss_sectors = 0;        // bit i: sector i was not present
+  std::uint8_t evicted_dirty = 0;       // dirty sectors of the victim line
   std::uint64_t evicted_line_addr = 0;  // byte address of the victim line
 };
 

@@ -8,9 +8,8 @@
 #pragma once
 #include <cstdint>
 #include <memory>
-#include <vector>
-
 #include <systemc>
+#include <vector>
 
 #include "models/common/timeline.h"
 #include "models/memory/i_dram.h"

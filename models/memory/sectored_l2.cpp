@@ -10,7 +10,8 @@ std::vector<ParamDecl> SectoredL2Spec::params() {
   return {
       int_param("capacity_kib", "KiB", std::nullopt, 64, 1 << 24, "total L2 capacity"),
       int_param("line_bytes", "bytes", d.line_bytes, 32, 1024, "cache line (tag) size"),
-      int_param("sector_bytes", "bytes", d.sector_bytes, 8, 1024, "sector size: the unit fetched from DRAM"),
+      int_param("sector_bytes", "bytes", d.sector_bytes, 8, 1024,
+                "sector size: the unit fetched from DRAM"),
       int_param("ways", "ways", d.ways, 1, 64, "associativity"),
       int_param("slices", "slices", std::nullopt, 1, 1024, "number of L2 slices (banks)"),
       float_param("slice_bytes_per_cycle", "bytes/cycle", d.slice_bytes_per_cycle, 1, 4096,
@@ -35,7 +36,8 @@ SectoredL2Spec SectoredL2Spec::from(const ParamSet& p) {
 }
 
 SectoredL2::SectoredL2(const SectoredL2Spec& s) : spec_(s), slice_ports_(s.slices) {
-  sets_ = std::max<std::uint64_t>(1, std::uint64_t(s.capacity_kib) * 1024 / (s.line_bytes * s.ways));
+  sets_ =
+      std::max<std::uint64_t>(1, std::uint64_t(s.capacity_kib) * 1024 / (s.line_bytes * s.ways));
   ways_.resize(sets_ * s.ways);
 }
 

@@ -37,8 +37,9 @@ BlockMap make_block_map(std::int64_t rows, std::int64_t cols, int r, int c, doub
   const std::int64_t R = b.block_rows, C = b.block_cols;
   const double per_row = (1.0 - sparsity) * double(C);
   if (per_row * double(R) > 2147483647.0)  // BSR/CSR offsets are 32-bit, as in cuSPARSE's default
-    throw InputError("the map would keep " + std::to_string(std::llround(per_row * double(R))) +
-                     " blocks, more than 2^31-1 (32-bit row offsets): use larger blocks or higher sparsity");
+    throw InputError(
+        "the map would keep " + std::to_string(std::llround(per_row * double(R))) +
+        " blocks, more than 2^31-1 (32-bit row offsets): use larger blocks or higher sparsity");
   std::vector<std::int64_t> keep(static_cast<std::size_t>(R), std::llround(per_row));
   if (dist == BlockDist::Skewed) {
     const std::int64_t total = std::llround(per_row * double(R));

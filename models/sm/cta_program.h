@@ -44,7 +44,8 @@ class KernelLaunch {
   std::vector<CtaTask> ctas;  // in launch (rasterization) order
   // Start CTA `t` now in resident slot `slot` of an SM (warps take sub-cores by their
   // SM-wide slot, slot * warps + w).
-  virtual std::unique_ptr<CtaProgram> start_cta(const CtaTask& t, int slot, SmContext& sm) const = 0;
+  virtual std::unique_ptr<CtaProgram> start_cta(const CtaTask& t, int slot,
+                                                SmContext& sm) const = 0;
 };
 
 }  // namespace stcsim

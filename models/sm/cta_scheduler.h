@@ -3,9 +3,8 @@
 // round (breadth-first, as the hardware's block scheduler fills SMs), so the
 // assignment never depends on SystemC's process order.
 #pragma once
-#include <vector>
-
 #include <systemc>
+#include <vector>
 
 #include "models/sm/cta_program.h"
 

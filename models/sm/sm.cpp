@@ -8,7 +8,8 @@
 namespace stcsim {
 
 Sm::Sm(sc_core::sc_module_name name, int id, const SmSpec& spec, const ITensorCore& tc_proto,
-       const ISharedMemory& smem_proto, const ITma& tma_proto, MemorySystem& mem, CtaScheduler& sched)
+       const ISharedMemory& smem_proto, const ITma& tma_proto, MemorySystem& mem,
+       CtaScheduler& sched)
     : sc_module(name), id_(id), spec_(spec), mem_(mem), sched_(sched) {
   for (int i = 0; i < spec.sub_cores; ++i) pipes_.push_back(tc_proto.clone_empty());
   smem_ = smem_proto.clone_empty();
@@ -45,14 +46,16 @@ void Sm::run() {
 }
 
 void Sm::run_kernel() {
-  SmContext ctx{spec_, *smem_, *tma_, pipes_, cuda_, l1_.get(), counters_, last_write_done_, to_submit_, op_start_};
+  SmContext ctx{spec_,     *smem_,           *tma_,      pipes_,   cuda_, l1_.get(),
+                counters_, last_write_done_, to_submit_, op_start_};
   slots_.clear();
   slots_.resize(std::size_t(kernel_->ctas_per_sm));
   bool more = true;
   int active_traced = 0;
   while (true) {
     const Cycle now = now_cycles();
-    const int free = int(std::count_if(slots_.begin(), slots_.end(), [](const Slot& s) { return !s.cta; }));
+    const int free =
+        int(std::count_if(slots_.begin(), slots_.end(), [](const Slot& s) { return !s.cta; }));
     if (more && free > 0) {
       sched_.request(id_, free);
       wait(sched_.grant(id_));

@@ -7,9 +7,8 @@
 // inside the SM is resolved the same way every run.
 #pragma once
 #include <memory>
-#include <vector>
-
 #include <systemc>
+#include <vector>
 
 #include "models/common/timeline.h"
 #include "models/memory/memory_system.h"
@@ -30,7 +29,8 @@ class Sm : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Sm);
   Sm(sc_core::sc_module_name name, int id, const SmSpec& spec, const ITensorCore& tc_proto,
-     const ISharedMemory& smem_proto, const ITma& tma_proto, MemorySystem& mem, CtaScheduler& sched);
+     const ISharedMemory& smem_proto, const ITma& tma_proto, MemorySystem& mem,
+     CtaScheduler& sched);
 
   // Start running `k`; `done` is notified when this SM has no CTA left, and
   // last_write_done() then tells when its last store reaches the L2.
@@ -62,8 +62,8 @@ class Sm : public sc_core::sc_module {
   std::vector<std::unique_ptr<ITensorCore>> pipes_;
   std::unique_ptr<ISharedMemory> smem_;
   std::unique_ptr<ITma> tma_;
-  std::vector<Timeline> cuda_;       // per sub-core FP32 pipe
-  std::unique_ptr<SectoredL2> l1_;   // tag store of the L1 data cache (null: no L1)
+  std::vector<Timeline> cuda_;      // per sub-core FP32 pipe
+  std::unique_ptr<SectoredL2> l1_;  // tag store of the L1 data cache (null: no L1)
   const KernelLaunch* kernel_ = nullptr;
   Cycle op_start_ = 0;
   sc_core::sc_event launch_ev_;

@@ -1,6 +1,6 @@
 // What a running CTA may use of the SM it is resident on: the sub-cores' tensor-core
-// and FP32 pipes, the shared-memory port, the TMA unit, the L1 tag store, the SM's counters, and the
-// path to the memory system. Kernels see the SM only through this.
+// and FP32 pipes, the shared-memory port, the TMA unit, the L1 tag store, the SM's counters, and
+// the path to the memory system. Kernels see the SM only through this.
 #pragma once
 #include <limits>
 #include <memory>
@@ -25,8 +25,8 @@ struct SmContext {
   ISharedMemory& smem;
   ITma& tma;
   std::vector<std::unique_ptr<ITensorCore>>& pipes;  // one per sub-core
-  std::vector<Timeline>& cuda;                        // FP32 FMA pipe per sub-core
-  SectoredL2* l1;                                     // tag store of the L1 (null: none)
+  std::vector<Timeline>& cuda;                       // FP32 FMA pipe per sub-core
+  SectoredL2* l1;                                    // tag store of the L1 (null: none)
   SmCounters& counters;
   Cycle& last_write_done;  // when the SM's last store reached the L2
   std::vector<MemRequest*>& to_submit;

@@ -21,8 +21,10 @@ std::vector<ParamDecl> SmSpec::params() {
                 "processing blocks per SM, each with a warp scheduler and a tensor-core pipe"),
       int_param("max_threads", "threads", d.max_threads, 32, 8192, "resident threads per SM"),
       int_param("max_ctas", "CTAs", d.max_ctas, 1, 128, "resident CTAs per SM"),
-      int_param("registers", "32-bit registers", d.registers, 1024, 1 << 20, "register file per SM"),
-      int_param("max_regs_per_thread", "registers", d.max_regs_per_thread, 16, 1024, "register limit per thread"),
+      int_param("registers", "32-bit registers", d.registers, 1024, 1 << 20,
+                "register file per SM"),
+      int_param("max_regs_per_thread", "registers", d.max_regs_per_thread, 16, 1024,
+                "register limit per thread"),
       int_param("smem_kib", "KiB", std::nullopt, 1, 1 << 16,
                 "shared memory per SM available to CTAs"),
       int_param("max_smem_per_cta_kib", "KiB", std::nullopt, 1, 1 << 16,
@@ -34,14 +36,16 @@ std::vector<ParamDecl> SmSpec::params() {
       int_param("block_index_latency_cycles", "cycles", d.block_index_latency_cycles, 0, 100000,
                 "block-sparse kernels: decode latency of the block-index unit after the CTA's "
                 "row_ptr/col_idx slice arrives (address generation for the gathers)"),
-      float_param("block_index_blocks_per_cycle", "blocks/cycle", d.block_index_blocks_per_cycle, 0.01, 1024,
+      float_param("block_index_blocks_per_cycle", "blocks/cycle", d.block_index_blocks_per_cycle,
+                  0.01, 1024,
                   "block-sparse kernels: block indices the unit decodes per cycle per CTA"),
       int_param("fp32_lanes_per_sub_core", "FMA/cycle", d.fp32_lanes_per_sub_core, 1, 1024,
                 "FP32 FMA lanes (CUDA cores) per sub-core: a warp-wide FMA takes 32/lanes cycles"),
       int_param("l1_kib", "KiB", d.l1_kib, 0, 1 << 16,
                 "L1 data cache left beside the shared-memory carve-out (caches the CSR kernel's "
                 "activation gathers; the tensor-core kernels bypass it with cp.async.cg)"),
-      int_param("l1_hit_latency_cycles", "cycles", d.l1_hit_latency_cycles, 1, 100000, "L1 hit latency of a global load"),
+      int_param("l1_hit_latency_cycles", "cycles", d.l1_hit_latency_cycles, 1, 100000,
+                "L1 hit latency of a global load"),
   };
 }
 

@@ -25,10 +25,10 @@ struct SmSpec {
   int max_ctas = 32;
   int registers = 65536;
   int max_regs_per_thread = 255;
-  std::int64_t smem_bytes = 167936;          // usable by CTAs on one SM
+  std::int64_t smem_bytes = 167936;  // usable by CTAs on one SM
   std::int64_t max_smem_per_cta_bytes = 167936;
-  double l2_link_bytes_per_cycle = 64;       // each direction
-  int cta_launch_cycles = 200;               // block launch + prologue setup
+  double l2_link_bytes_per_cycle = 64;  // each direction
+  int cta_launch_cycles = 200;          // block launch + prologue setup
   // Block-index fetch/decode unit (block-sparse kernels): the CTA's index slice comes
   // through the memory system, then decodes at this latency and rate.
   int block_index_latency_cycles = 32;

@@ -9,12 +9,18 @@ enum class StallCause { Global, Operand, Dependency, Sync, CtaBoundary, kCount }
 
 inline const char* to_string(StallCause c) {
   switch (c) {
-    case StallCause::Global: return "waiting_global_memory";
-    case StallCause::Operand: return "waiting_shared_memory";
-    case StallCause::Dependency: return "accumulator_dependency";
-    case StallCause::Sync: return "barrier";
-    case StallCause::CtaBoundary: return "cta_prologue_epilogue";
-    default: return "?";
+    case StallCause::Global:
+      return "waiting_global_memory";
+    case StallCause::Operand:
+      return "waiting_shared_memory";
+    case StallCause::Dependency:
+      return "accumulator_dependency";
+    case StallCause::Sync:
+      return "barrier";
+    case StallCause::CtaBoundary:
+      return "cta_prologue_epilogue";
+    default:
+      return "?";
   }
 }
 

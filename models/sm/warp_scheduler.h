@@ -10,10 +10,10 @@
 namespace stcsim {
 
 struct WarpState {
-  Cycle frag_ready = 0;            // this k-sub's A/B fragments are in registers
+  Cycle frag_ready = 0;  // this k-sub's A/B fragments are in registers
   StallCause frag_cause = StallCause::Operand;
-  std::vector<Cycle> acc_ready;    // per accumulator tile: previous mma's result
-  Cycle first_issue = 0;           // first mma of the current k-sub
+  std::vector<Cycle> acc_ready;  // per accumulator tile: previous mma's result
+  Cycle first_issue = 0;         // first mma of the current k-sub
   Cycle last_issue = 0;
   Cycle last_done = 0;
 };

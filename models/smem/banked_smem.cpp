@@ -14,9 +14,10 @@ std::vector<ParamDecl> BankedSmemSpec::params() {
           int_param("bank_bytes", "bytes", d.bank_bytes, 1, 64, "width of one bank per cycle"),
           int_param("latency_cycles", "cycles", d.latency, 0, 1000,
                     "cycles from the last wavefront of an ldmatrix to its registers"),
-          float_param("matrix_read_bytes_per_cycle", "bytes/cycle", d.matrix_read_bytes_per_cycle, 0, 1e6,
-                      "width of the tensor cores' own path for descriptor-based operand reads (wgmma); "
-                      "0: they share the banks' port")};
+          float_param(
+              "matrix_read_bytes_per_cycle", "bytes/cycle", d.matrix_read_bytes_per_cycle, 0, 1e6,
+              "width of the tensor cores' own path for descriptor-based operand reads (wgmma); "
+              "0: they share the banks' port")};
 }
 
 BankedSmemSpec BankedSmemSpec::from(const ParamSet& p) {
@@ -44,6 +45,8 @@ static Registrar<ISharedMemory> reg_banked{
                   "come first served",
                   "banked shared memory with ldmatrix-style phases", BankedSmemSpec::params(),
                   true},
-    [](const ParamSet& p, const BuildContext&) { return std::make_unique<BankedSmem>(BankedSmemSpec::from(p)); }};
+    [](const ParamSet& p, const BuildContext&) {
+      return std::make_unique<BankedSmem>(BankedSmemSpec::from(p));
+    }};
 
 }  // namespace stcsim

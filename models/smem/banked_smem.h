@@ -38,7 +38,8 @@ class BankedSmem : public ISharedMemory {
     return {start, start + d};
   }
   double matrix_read_bytes_per_cycle() const override {
-    return spec_.matrix_read_bytes_per_cycle > 0 ? spec_.matrix_read_bytes_per_cycle : bytes_per_cycle();
+    return spec_.matrix_read_bytes_per_cycle > 0 ? spec_.matrix_read_bytes_per_cycle
+                                                 : bytes_per_cycle();
   }
   bool matrix_path_is_port() const override { return spec_.matrix_read_bytes_per_cycle <= 0; }
   int bytes_per_cycle() const override { return spec_.banks * spec_.bank_bytes; }

@@ -16,8 +16,8 @@ std::vector<ParamDecl> MmaPipelineSpec::params() {
   for (Dtype d : kAllDtypes) {
     const std::string n = to_string(d);
     const auto shape = dense_mma_shape(d);
-    const std::string s =
-        "m" + std::to_string(shape.m) + "n" + std::to_string(shape.n) + "k" + std::to_string(shape.k);
+    const std::string s = "m" + std::to_string(shape.m) + "n" + std::to_string(shape.n) + "k" +
+                          std::to_string(shape.k);
     out.push_back(int_param(n + "_ii_cycles", "cycles", def.per_dtype[int(d)].ii, 0, 1024,
                             "initiation interval of one " + n + " mma." + s +
                                 " per sub-core pipe (0: dtype not supported)"));
@@ -26,27 +26,31 @@ std::vector<ParamDecl> MmaPipelineSpec::params() {
   }
   for (Dtype d : kAllDtypes) {
     const std::string n = to_string(d);
-    out.push_back(int_param("wgmma_" + n + "_cycles_per_n8", "cycles", def.wgmma_cycles_per_n8[int(d)], 0, 1024,
-                            "cycles a sub-core's pipe spends on 8 columns of its m16 slice of one " + n +
-                                " wgmma.mma_async m64nNk" + std::to_string(dense_mma_shape(d).k) +
-                                " (0: no " + n + " wgmma)"));
+    out.push_back(int_param(
+        "wgmma_" + n + "_cycles_per_n8", "cycles", def.wgmma_cycles_per_n8[int(d)], 0, 1024,
+        "cycles a sub-core's pipe spends on 8 columns of its m16 slice of one " + n +
+            " wgmma.mma_async m64nNk" + std::to_string(dense_mma_shape(d).k) + " (0: no " + n +
+            " wgmma)"));
   }
-  out.push_back(int_param("wgmma_drain_cycles", "cycles", def.wgmma_drain_cycles, 0, 4096,
-                          "cycles from a wgmma slice's last step to its result in the accumulators"));
+  out.push_back(
+      int_param("wgmma_drain_cycles", "cycles", def.wgmma_drain_cycles, 0, 4096,
+                "cycles from a wgmma slice's last step to its result in the accumulators"));
   // "none" spells the default, an empty sparse_patterns.
   out.push_back(string_param("sparse_patterns", std::string("none"), {},
                              "N:M patterns of A the datapath supports for mma.sp, comma-separated "
                              "(e.g. 2:4 or 2:4,1:4), or none"));
-  out.push_back(int_param("sparse_extra_latency_cycles", "cycles", def.sparse_extra_latency, 0, 1024,
-                          "extra latency of an mma.sp for metadata decode and B selection"));
-  out.push_back(float_param("operand_b_bytes_per_cycle", "bytes/cycle", def.b_bytes_per_cycle, 0, 1e6,
+  out.push_back(int_param("sparse_extra_latency_cycles", "cycles", def.sparse_extra_latency, 0,
+                          1024, "extra latency of an mma.sp for metadata decode and B selection"));
+  out.push_back(float_param("operand_b_bytes_per_cycle", "bytes/cycle", def.b_bytes_per_cycle, 0,
+                            1e6,
                             "B operand bytes the pipe can take in per cycle (0: unlimited); a "
                             "sparse instruction needs M/N times the dense B"));
-  out.push_back(float_param("metadata_bits_per_cycle", "bits/cycle", def.metadata_bits_per_cycle, 0, 1e6,
-                            "metadata bits the pipe can read per cycle (0: unlimited)"));
-  out.push_back(string_param("numerics", def.numerics, numerics::accumulation_preset_names(),
-                             "accumulation model of the dot products (models/numerics): block size, "
-                             "alignment bits, rounding"));
+  out.push_back(float_param("metadata_bits_per_cycle", "bits/cycle", def.metadata_bits_per_cycle, 0,
+                            1e6, "metadata bits the pipe can read per cycle (0: unlimited)"));
+  out.push_back(
+      string_param("numerics", def.numerics, numerics::accumulation_preset_names(),
+                   "accumulation model of the dot products (models/numerics): block size, "
+                   "alignment bits, rounding"));
   return out;
 }
 
@@ -70,7 +74,8 @@ MmaPipelineSpec MmaPipelineSpec::from(const ParamSet& p) {
     }
   }
   for (Dtype d : kAllDtypes)
-    s.wgmma_cycles_per_n8[int(d)] = int(p.get_int(std::string("wgmma_") + to_string(d) + "_cycles_per_n8"));
+    s.wgmma_cycles_per_n8[int(d)] =
+        int(p.get_int(std::string("wgmma_") + to_string(d) + "_cycles_per_n8"));
   s.wgmma_drain_cycles = int(p.get_int("wgmma_drain_cycles"));
   s.sparse_extra_latency = int(p.get_int("sparse_extra_latency_cycles"));
   s.b_bytes_per_cycle = p.get_float("operand_b_bytes_per_cycle");
@@ -85,7 +90,8 @@ std::string MmaPipeline::unsupported_reason(const MmaKind& k) const {
     if (spec_.wgmma_cycles_per_n8[int(k.dtype)] <= 0)
       return "no " + d + " wgmma (tensor_core.wgmma_" + d + "_cycles_per_n8 is 0)";
     if (k.wgmma_n % 8 != 0 || k.wgmma_n < 8 || k.wgmma_n > 256)
-      return "no wgmma with N = " + std::to_string(k.wgmma_n) + " (PTX: a multiple of 8 from 8 to 256)";
+      return "no wgmma with N = " + std::to_string(k.wgmma_n) +
+             " (PTX: a multiple of 8 from 8 to 256)";
   } else if (timing(k.dtype).ii <= 0) {
     return "no " + d + " mma (tensor_core." + d + "_ii_cycles is 0)";
   }
@@ -97,19 +103,23 @@ std::string MmaPipeline::unsupported_reason(const MmaKind& k) const {
 
 double MmaPipeline::initiation_interval(const MmaKind& k) const {
   // The same real products as the dense instruction; a wgmma slice takes N/8 steps.
-  double ii = k.warpgroup() ? double(k.wgmma_n / 8) * spec_.wgmma_cycles_per_n8[int(k.dtype)] : timing(k.dtype).ii;
+  double ii = k.warpgroup() ? double(k.wgmma_n / 8) * spec_.wgmma_cycles_per_n8[int(k.dtype)]
+                            : timing(k.dtype).ii;
   if (!k.sparsity.dense()) {
     // Each sub-core receives all of B (a wgmma broadcasts it) and its own rows' metadata.
     const double meta_bits = double(k.metadata_bits()) * k.sub_core_shape().m / k.shape().m;
-    if (spec_.b_bytes_per_cycle > 0) ii = std::max(ii, double(k.b_bytes()) / spec_.b_bytes_per_cycle);
-    if (spec_.metadata_bits_per_cycle > 0) ii = std::max(ii, meta_bits / spec_.metadata_bits_per_cycle);
+    if (spec_.b_bytes_per_cycle > 0)
+      ii = std::max(ii, double(k.b_bytes()) / spec_.b_bytes_per_cycle);
+    if (spec_.metadata_bits_per_cycle > 0)
+      ii = std::max(ii, meta_bits / spec_.metadata_bits_per_cycle);
   }
   return ii;
 }
 
 int MmaPipeline::latency(const MmaKind& k) const {
   const int sparse = k.sparsity.dense() ? 0 : spec_.sparse_extra_latency;
-  if (k.warpgroup()) return int(std::ceil(initiation_interval(k))) + spec_.wgmma_drain_cycles + sparse;
+  if (k.warpgroup())
+    return int(std::ceil(initiation_interval(k))) + spec_.wgmma_drain_cycles + sparse;
   return timing(k.dtype).latency + sparse;
 }
 
@@ -117,8 +127,8 @@ static Registrar<ITensorCore> reg_mma_pipeline{
     ComponentInfo{"tensor_core", "mma_pipeline",
                   "accepts warp-level mma / mma.sp instructions at a per-kind initiation "
                   "interval and returns results after a per-kind latency",
-                  "in-order mma.sync / mma.sp pipeline, one per sub-core", MmaPipelineSpec::params(),
-                  true},
+                  "in-order mma.sync / mma.sp pipeline, one per sub-core",
+                  MmaPipelineSpec::params(), true},
     [](const ParamSet& p, const BuildContext&) {
       return std::make_unique<MmaPipeline>(MmaPipelineSpec::from(p));
     }};

@@ -29,13 +29,13 @@ struct MmaPipelineSpec {
     int ii = 0;       // cycles between issues; 0 = dtype not supported
     int latency = 0;  // cycles from issue to result
   };
-  std::array<Timing, 4> per_dtype{};  // indexed by Dtype
+  std::array<Timing, 4> per_dtype{};         // indexed by Dtype
   std::array<int, 4> wgmma_cycles_per_n8{};  // indexed by Dtype; 0 = no wgmma for that dtype
   int wgmma_drain_cycles = 0;
-  std::vector<NmSparsity> sparse_patterns;  // empty: no mma.sp
-  int sparse_extra_latency = 0;             // metadata decode and operand selection stage
-  double b_bytes_per_cycle = 0;             // B operand path width per pipe (0: unlimited)
-  double metadata_bits_per_cycle = 0;       // metadata path width per pipe (0: unlimited)
+  std::vector<NmSparsity> sparse_patterns;   // empty: no mma.sp
+  int sparse_extra_latency = 0;              // metadata decode and operand selection stage
+  double b_bytes_per_cycle = 0;              // B operand path width per pipe (0: unlimited)
+  double metadata_bits_per_cycle = 0;        // metadata path width per pipe (0: unlimited)
   std::string numerics = "ieee_sequential";  // accumulation model (models/numerics presets)
 
   static std::vector<ParamDecl> params();

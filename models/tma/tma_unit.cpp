@@ -6,12 +6,14 @@ namespace stcsim {
 
 std::vector<ParamDecl> TmaUnitSpec::params() {
   const TmaUnitSpec d;  // defaults: the struct's initialisers (tma_unit.h)
-  return {float_param("issue_cycles_per_box", "cycles", d.issue_cycles_per_box, 0, 1e4,
-                      "cycles the unit spends on one box of a bulk tensor copy before its requests enter "
-                      "the memory system"),
-          int_param("mbarrier_wake_cycles", "cycles", d.mbarrier_wake_cycles, 0, 1e4,
-                    "cycles from the last byte landing in shared memory to a waiting warp seeing the "
-                    "mbarrier's phase flip")};
+  return {
+      float_param(
+          "issue_cycles_per_box", "cycles", d.issue_cycles_per_box, 0, 1e4,
+          "cycles the unit spends on one box of a bulk tensor copy before its requests enter "
+          "the memory system"),
+      int_param("mbarrier_wake_cycles", "cycles", d.mbarrier_wake_cycles, 0, 1e4,
+                "cycles from the last byte landing in shared memory to a waiting warp seeing the "
+                "mbarrier's phase flip")};
 }
 
 TmaUnitSpec TmaUnitSpec::from(const ParamSet& p) {
@@ -19,11 +21,13 @@ TmaUnitSpec TmaUnitSpec::from(const ParamSet& p) {
 }
 
 static const char* kContract =
-    "accepts descriptor-based bulk tensor copies (one box each), says when their requests enter the "
+    "accepts descriptor-based bulk tensor copies (one box each), says when their requests enter "
+    "the "
     "memory system, and when a waiting warp sees the mbarrier complete";
 
 static Registrar<ITma> reg_none{
-    ComponentInfo{"tma", "none", kContract, "no tensor memory accelerator (pre-Hopper SMs)", {}, true},
+    ComponentInfo{
+        "tma", "none", kContract, "no tensor memory accelerator (pre-Hopper SMs)", {}, true},
     [](const ParamSet&, const BuildContext&) { return std::make_unique<NoTma>(); }};
 
 static Registrar<ITma> reg_tma_unit{
@@ -31,6 +35,8 @@ static Registrar<ITma> reg_tma_unit{
                   "one in-order tensor memory accelerator per SM with a per-box issue cost and an "
                   "mbarrier wake latency",
                   TmaUnitSpec::params(), false},
-    [](const ParamSet& p, const BuildContext&) { return std::make_unique<TmaUnit>(TmaUnitSpec::from(p)); }};
+    [](const ParamSet& p, const BuildContext&) {
+      return std::make_unique<TmaUnit>(TmaUnitSpec::from(p));
+    }};
 
 }  // namespace stcsim

@@ -76,7 +76,8 @@ Command add_crossover_command(CLI::App& app) {
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
   sub->add_option("--dtype", o->dtype, "input dtype")->capture_default_str();
-  sub->add_option("--block-dist", o->dist, "nonzeros over rows: uniform|skewed")->capture_default_str();
+  sub->add_option("--block-dist", o->dist, "nonzeros over rows: uniform|skewed")
+      ->capture_default_str();
   sub->add_option("--points", o->points,
                   "sparsities to simulate (default 0..0.95 for blocks; 0.5..0.99 for unstructured)")
       ->delimiter(',');
@@ -87,8 +88,10 @@ Command add_crossover_command(CLI::App& app) {
   return [o, sub] {
     const bool nm = o->pattern == "2:4", unstructured = o->pattern == "unstructured";
     if (!nm && !unstructured && o->pattern.rfind("block:", 0) != 0)
-      throw InputError("--pattern: expected block:RxC, unstructured or 2:4, got '" + o->pattern + "'");
-    if (unstructured && sub->count("--points") == 0) o->points = {0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99};
+      throw InputError("--pattern: expected block:RxC, unstructured or 2:4, got '" + o->pattern +
+                       "'");
+    if (unstructured && sub->count("--points") == 0)
+      o->points = {0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99};
     for (double p : o->points)
       if (!(p >= 0 && p <= 1)) throw InputError("--points: sparsities must be in [0, 1]");
     const std::string exe = sweep::self_executable();  // the children run this very stcsim
@@ -113,14 +116,17 @@ Command add_crossover_command(CLI::App& app) {
                         }});
     } else {
       const std::string rc = o->pattern.substr(6), dist = " --block-dist " + o->dist;
-      series.push_back({o->pattern, [rc, dist](const std::string& s) { return " --block " + rc + "@" + s + dist; }});
+      series.push_back({o->pattern, [rc, dist](const std::string& s) {
+                          return " --block " + rc + "@" + s + dist;
+                        }});
     }
     std::vector<std::vector<double>> ys(series.size());
     for (std::size_t i = 0; i < xs.size(); ++i) {
       std::ostringstream s;
       s << xs[i];
       for (std::size_t j = 0; j < series.size(); ++j) {
-        const std::string dir = o->out + "/p" + std::to_string(i) + (series.size() > 1 ? "_" + series[j].name : "");
+        const std::string dir =
+            o->out + "/p" + std::to_string(i) + (series.size() > 1 ? "_" + series[j].name : "");
         ys[j].push_back(dense / run_point(exe, common + series[j].args(s.str()), dir));
       }
     }
@@ -128,8 +134,8 @@ Command add_crossover_command(CLI::App& app) {
     csv << "sparsity";
     for (const auto& se : series) csv << "," << (series.size() > 1 ? se.name : "speedup");
     csv << "\n";
-    std::cout << "crossover: " << o->gemm << " " << o->dtype << " " << o->pattern << " on " << o->arch
-              << " (dense " << dense << " cycles); speedup over dense\n  sparsity";
+    std::cout << "crossover: " << o->gemm << " " << o->dtype << " " << o->pattern << " on "
+              << o->arch << " (dense " << dense << " cycles); speedup over dense\n  sparsity";
     for (const auto& se : series) std::cout << "  " << se.name;
     std::cout << "\n";
     for (std::size_t i = 0; i < xs.size(); ++i) {
@@ -139,7 +145,8 @@ Command add_crossover_command(CLI::App& app) {
       std::cout << cell;
       for (std::size_t j = 0; j < series.size(); ++j) {
         csv << "," << ys[j][i];
-        std::snprintf(cell, sizeof cell, "  %*.3f", int(std::max<std::size_t>(7, series[j].name.size())), ys[j][i]);
+        std::snprintf(cell, sizeof cell, "  %*.3f",
+                      int(std::max<std::size_t>(7, series[j].name.size())), ys[j][i]);
         std::cout << cell;
       }
       csv << "\n";
@@ -156,16 +163,19 @@ Command add_crossover_command(CLI::App& app) {
     }
     std::ofstream gp(o->out + "/crossover.gp");
     gp << "set terminal png size 800,500 noenhanced\nset output '" << o->out << "/crossover.png'\n"
-       << "set datafile separator ','\nset xlabel 'weight sparsity'\nset ylabel 'speedup over dense'\n"
-       << "set key left top\nset title '" << o->gemm << " " << o->dtype << " " << o->pattern << " (" << o->arch
-       << ")'\nset grid\nplot ";
+       << "set datafile separator ','\nset xlabel 'weight sparsity'\nset ylabel 'speedup over "
+          "dense'\n"
+       << "set key left top\nset title '" << o->gemm << " " << o->dtype << " " << o->pattern << " ("
+       << o->arch << ")'\nset grid\nplot ";
     for (std::size_t j = 0; j < series.size(); ++j)
-      gp << "'" << o->out << "/crossover.csv' every ::1 using 1:" << j + 2 << " with linespoints title '"
-         << series[j].name << "', ";
+      gp << "'" << o->out << "/crossover.csv' every ::1 using 1:" << j + 2
+         << " with linespoints title '" << series[j].name << "', ";
     gp << "1 title 'dense' dt 2\n";
     gp.close();
-    if (std::system(("gnuplot '" + o->out + "/crossover.gp' 2> '" + o->out + "/gnuplot.log'").c_str()) != 0)
-      std::cerr << "crossover: gnuplot failed (see " << o->out << "/gnuplot.log); crossover.csv is written\n";
+    if (std::system(
+            ("gnuplot '" + o->out + "/crossover.gp' 2> '" + o->out + "/gnuplot.log'").c_str()) != 0)
+      std::cerr << "crossover: gnuplot failed (see " << o->out
+                << "/gnuplot.log); crossover.csv is written\n";
     else
       std::cout << "Wrote " << o->out << "/crossover.png\n";
     return 0;

@@ -2,9 +2,9 @@
 #include <algorithm>
 #include <iostream>
 
+#include "models/kernels/i_kernel.h"
 #include "sim/cli/commands.h"
 #include "sim/config/config.h"
-#include "models/kernels/i_kernel.h"
 #include "sim/core/input_error.h"
 #include "sim/core/registry.h"
 
@@ -24,7 +24,8 @@ Command add_presets_command(CLI::App& app) {
 
 Command add_components_command(CLI::App& app) {
   auto* sub = app.add_subcommand(
-      "components", "List every registered component with its parameters, units, defaults and descriptions");
+      "components",
+      "List every registered component with its parameters, units, defaults and descriptions");
   auto kind = std::make_shared<std::string>();
   sub->add_option("--kind", *kind, "only this kind (a config section, or `kernel`)");
   return [kind] {
@@ -39,12 +40,15 @@ Command add_components_command(CLI::App& app) {
     if (kind->empty() || *kind == "kernel")
       for (const IKernel* kn : KernelRegistry::all()) {
         std::cout << "kernel / " << kn->name() << "\n  " << kn->description()
-                  << "\n  contract: plans its launches and CTA programs for one GEMM (models/kernels/i_kernel.h)"
+                  << "\n  contract: plans its launches and CTA programs for one GEMM "
+                     "(models/kernels/i_kernel.h)"
                   << "\n  chosen by: mapping.kernel=" << kn->name();
-        if (kn->auto_priority() > 0) std::cout << ", or by mapping.kernel=auto (priority " << kn->auto_priority() << ")";
+        if (kn->auto_priority() > 0)
+          std::cout << ", or by mapping.kernel=auto (priority " << kn->auto_priority() << ")";
         std::cout << "\n";
         for (const auto& d : kn->params())
-          std::cout << "    reads mapping." << d.key << "  [" << d.unit << "] " << d.description << "\n";
+          std::cout << "    reads mapping." << d.key << "  [" << d.unit << "] " << d.description
+                    << "\n";
         std::cout << "\n";
       }
     for (const auto& k : cat.kinds()) {
@@ -59,7 +63,8 @@ Command add_components_command(CLI::App& app) {
           std::cout << (d.default_value ? "default " + format_value(*d.default_value) : "required");
           if (!d.choices.empty()) {
             std::cout << " (";
-            for (std::size_t i = 0; i < d.choices.size(); ++i) std::cout << (i ? "|" : "") << d.choices[i];
+            for (std::size_t i = 0; i < d.choices.size(); ++i)
+              std::cout << (i ? "|" : "") << d.choices[i];
             std::cout << ")";
           }
           std::cout << "\n        " << d.description << "\n";

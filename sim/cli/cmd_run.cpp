@@ -3,16 +3,16 @@
 #include <iostream>
 #include <sstream>
 
+#include "models/sm/block_map_gen.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/option_values.h"
 #include "sim/cli/output_paths.h"
 #include "sim/cli/run_admission.h"
+#include "sim/config/config.h"
 #include "sim/core/atomic_write.h"
+#include "sim/core/input_error.h"
 #include "sim/core/memory_limit.h"
 #include "sim/core/number_syntax.h"
-#include "models/sm/block_map_gen.h"
-#include "sim/config/config.h"
-#include "sim/core/input_error.h"
 #include "sim/driver/gemm_list.h"
 #include "sim/driver/report.h"
 #include "sim/driver/run_driver.h"
@@ -56,14 +56,17 @@ BlockArg parse_block_arg(const std::string& text) {
   char x = 0, at = 0;
   std::istringstream in(text);
   std::string s;
-  if (!(in >> b.r >> x >> b.c >> at >> s) || (x != 'x' && x != 'X') || at != '@' || in.peek() != EOF)
+  if (!(in >> b.r >> x >> b.c >> at >> s) || (x != 'x' && x != 'X') || at != '@' ||
+      in.peek() != EOF)
     throw InputError("--block: expected RxC@S (e.g. 32x32@0.75), got '" + text + "'");
   double v = 0;
   if (!parse_decimal_double(s, v).empty())
     throw InputError("--block: sparsity S must be a decimal number in [0, 1], got '" + text + "'");
   b.sparsity = v;
-  if (b.r < 1 || b.c < 1 || b.r > 64 || b.c > 64) throw InputError("--block: block sizes run from 1x1 to 64x64, got '" + text + "'");
-  if (!(b.sparsity >= 0 && b.sparsity <= 1)) throw InputError("--block: sparsity must be in [0, 1], got '" + text + "'");
+  if (b.r < 1 || b.c < 1 || b.r > 64 || b.c > 64)
+    throw InputError("--block: block sizes run from 1x1 to 64x64, got '" + text + "'");
+  if (!(b.sparsity >= 0 && b.sparsity <= 1))
+    throw InputError("--block: sparsity must be in [0, 1], got '" + text + "'");
   return b;
 }
 // "csr" -> 0; "tc:V" -> V (1..64).
@@ -74,17 +77,21 @@ int parse_unstructured_kernel(const std::string& kern) {
     std::istringstream in(kern.substr(3));
     if (in >> v && in.peek() == EOF && v >= 1 && v <= 64) return v;
   }
-  throw InputError("--unstructured-kernel: expected csr or tc:V with V in 1..64 (e.g. tc:16), got '" + kern + "'");
+  throw InputError(
+      "--unstructured-kernel: expected csr or tc:V with V in 1..64 (e.g. tc:16), got '" + kern +
+      "'");
 }
 
 // A synthetic map keeps (1 - S) of its R x C blocks, 4 bytes each: admitted before it is made.
 void admit_block_map(const GemmOp& op, int r, int c, double sparsity, const std::string& option) {
-  const double rows = std::ceil(double(op.batch) * double(op.n) / r), cols = std::ceil(double(op.k) / c);
+  const double rows = std::ceil(double(op.batch) * double(op.n) / r),
+               cols = std::ceil(double(op.k) / c);
   const double bytes = 4 * (rows + 1) + 4 * (1 - sparsity) * rows * cols;
   if (bytes > double(max_memory_bytes()))
     admit_memory(bytes < 1.8e19 ? std::uint64_t(bytes) : std::uint64_t(1.8e19),
-                 option + ": the block map of op '" + op.name + "' (" + std::to_string(std::int64_t(rows)) +
-                     " x " + std::to_string(std::int64_t(cols)) + " blocks)");
+                 option + ": the block map of op '" + op.name + "' (" +
+                     std::to_string(std::int64_t(rows)) + " x " +
+                     std::to_string(std::int64_t(cols)) + " blocks)");
 }
 }  // namespace
 
@@ -97,10 +104,12 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("--arch", o->arch, "preset name (see `stcsim presets`) or a YAML file")
       ->capture_default_str();
   sub->add_option("--gemm", o->gemms, "a GEMM as MxNxK (D[M,N] = A[M,K] B[N,K]^T); repeatable");
-  sub->add_option("--trace", o->trace,
-                  "a trace file: v1 as `stcsim trace` writes it (workloads/README.md), or the minimal "
-                  "format 0 ('stcsim-trace 0', then MxNxK [dtype] [name] per line)");
-  sub->add_option("--model", o->model, "a model (`stcsim models`) or checkpoint path, lowered to its GEMMs");
+  sub->add_option(
+      "--trace", o->trace,
+      "a trace file: v1 as `stcsim trace` writes it (workloads/README.md), or the minimal "
+      "format 0 ('stcsim-trace 0', then MxNxK [dtype] [name] per line)");
+  sub->add_option("--model", o->model,
+                  "a model (`stcsim models`) or checkpoint path, lowered to its GEMMs");
   sub->add_option("--prune", o->prune,
                   "with --model: one or more pruning specs run side by side (dense, 2:4, "
                   "block:32x32@0.75, ...)")
@@ -112,44 +121,57 @@ Command add_run_command(CLI::App& app) {
                   "N:M pruning of the weight operand (B = W of y = x W^T), run on mma.sp; each "
                   "GEMM is also run dense to report the speedup")
       ->capture_default_str();
-  sub->add_option("-p,--param", o->overrides, "override a parameter: section.key=value (repeatable)");
+  sub->add_option("-p,--param", o->overrides,
+                  "override a parameter: section.key=value (repeatable)");
   sub->add_option("--out", o->out, "directory for stats.json");
   sub->add_option("--vcd", o->vcd, "write a VCD waveform of chosen signals to this file");
-  sub->add_option("--vcd-signals", o->vcd_signals, "signals for --vcd (default all)")->delimiter(',');
+  sub->add_option("--vcd-signals", o->vcd_signals, "signals for --vcd (default all)")
+      ->delimiter(',');
   sub->add_flag("-q,--quiet", o->quiet, "do not print the report");
-  sub->add_flag("--functional", o->functional,
-                "also compute every output value with the GPU's numerics preset (tensor_core.numerics) "
-                "following the kernel's instruction order; writes opN_{x,w,y}.npy to --out");
-  sub->add_option("--seed", o->seed, "seed of the operand values in --functional mode")->capture_default_str();
+  sub->add_flag(
+      "--functional", o->functional,
+      "also compute every output value with the GPU's numerics preset (tensor_core.numerics) "
+      "following the kernel's instruction order; writes opN_{x,w,y}.npy to --out");
+  sub->add_option("--seed", o->seed, "seed of the operand values in --functional mode")
+      ->capture_default_str();
   sub->add_flag("--no-dense-baseline", o->no_dense_baseline,
                 "with --sparsity: do not also simulate each GEMM dense (no speedup reported)");
   sub->add_option("--block", o->block,
                   "with --gemm (or the default set): prune the weights in RxC blocks to sparsity S "
                   "(RxC@S, e.g. 32x32@0.75) from a synthetic map, run on the block-skipping kernel "
                   "(docs/block_sparse.md); combine with --sparsity 2:4 for 2:4 inside kept blocks");
-  sub->add_option("--block-dist", o->block_dist, "with --block: uniform|skewed (Zipf-like over block rows)")
+  sub->add_option("--block-dist", o->block_dist,
+                  "with --block: uniform|skewed (Zipf-like over block rows)")
       ->capture_default_str();
-  sub->add_option("--block-seed", o->block_seed, "with --block or --unstructured: seed of the synthetic map")
+  sub->add_option("--block-seed", o->block_seed,
+                  "with --block or --unstructured: seed of the synthetic map")
       ->capture_default_str();
-  sub->add_option("--unstructured", o->unstructured,
-                  "with --gemm (or the default set): prune single weights to sparsity S (0..1) from a "
-                  "synthetic mask (--block-dist spreads nonzeros over rows) and run it on "
-                  "--unstructured-kernel");
-  sub->add_option("--unstructured-kernel", o->unstructured_kernel,
-                  "for unstructured weights (--unstructured, or a trace/model pruned block:1x1@S): "
-                  "csr (row-split CSR SpMM on the CUDA cores) or tc:V (the tensor-core block kernel "
-                  "over the Vx1 column vectors covering the nonzeros, V 1..64, e.g. tc:16)")
+  sub->add_option(
+      "--unstructured", o->unstructured,
+      "with --gemm (or the default set): prune single weights to sparsity S (0..1) from a "
+      "synthetic mask (--block-dist spreads nonzeros over rows) and run it on "
+      "--unstructured-kernel");
+  sub->add_option(
+         "--unstructured-kernel", o->unstructured_kernel,
+         "for unstructured weights (--unstructured, or a trace/model pruned block:1x1@S): "
+         "csr (row-split CSR SpMM on the CUDA cores) or tc:V (the tensor-core block kernel "
+         "over the Vx1 column vectors covering the nonzeros, V 1..64, e.g. tc:16)")
       ->capture_default_str();
-  sub->add_option("--max-memory", o->max_memory,
-                  "refuse a run whose estimated memory (CTAs, block maps, --functional operands, input "
-                  "files) exceeds this many bytes, with K/M/G/T suffixes (default 8G)");
+  sub->add_option(
+      "--max-memory", o->max_memory,
+      "refuse a run whose estimated memory (CTAs, block maps, --functional operands, input "
+      "files) exceeds this many bytes, with K/M/G/T suffixes (default 8G)");
   sub->get_option("--gemm")->excludes(sub->get_option("--trace"));
-  sub->get_option("--block")->excludes(sub->get_option("--trace"))->excludes(sub->get_option("--model"));
+  sub->get_option("--block")
+      ->excludes(sub->get_option("--trace"))
+      ->excludes(sub->get_option("--model"));
   sub->get_option("--unstructured")
       ->excludes(sub->get_option("--trace"))
       ->excludes(sub->get_option("--model"))
       ->excludes(sub->get_option("--block"));
-  sub->get_option("--model")->excludes(sub->get_option("--trace"))->excludes(sub->get_option("--gemm"));
+  sub->get_option("--model")
+      ->excludes(sub->get_option("--trace"))
+      ->excludes(sub->get_option("--gemm"));
   return [o, sub] {
     // Every option is read and checked, and outputs proven writable, before any work.
     const auto given = [&](const char* name) { return sub->count(name) > 0; };
@@ -157,8 +179,10 @@ Command add_run_command(CLI::App& app) {
     const std::int64_t batch = given("--batch") ? int_option("--batch", o->batch, 1, 1 << 20) : 0;
     const std::int64_t seq = given("--seq") ? int_option("--seq", o->seq, 1, 1 << 24) : 0;
     const std::uint64_t seed = std::uint64_t(int_option("--seed", o->seed, 0, kMaxSeed));
-    const std::uint64_t block_seed = std::uint64_t(int_option("--block-seed", o->block_seed, 0, kMaxSeed));
-    const double unstructured = given("--unstructured") ? fraction_option("--unstructured", o->unstructured) : -1;
+    const std::uint64_t block_seed =
+        std::uint64_t(int_option("--block-seed", o->block_seed, 0, kMaxSeed));
+    const double unstructured =
+        given("--unstructured") ? fraction_option("--unstructured", o->unstructured) : -1;
     if (given("--out")) check_output_dir("--out", o->out);
     if (given("--vcd")) check_output_file("--vcd", o->vcd);
     RunRequest req;
@@ -194,18 +218,20 @@ Command add_run_command(CLI::App& app) {
       const BlockDist dist = parse_block_dist(o->block_dist);
       for (auto& op : req.ops) {
         admit_block_map(op, b.r, b.c, b.sparsity, "--block " + o->block);
-        op.block_map = std::make_shared<BlockMap>(
-            make_block_map(std::int64_t(op.batch) * op.n, op.k, b.r, b.c, b.sparsity, dist, block_seed));
+        op.block_map = std::make_shared<BlockMap>(make_block_map(
+            std::int64_t(op.batch) * op.n, op.k, b.r, b.c, b.sparsity, dist, block_seed));
         op.weight_pattern = "block:" + std::to_string(b.r) + "x" + std::to_string(b.c);
       }
     }
     if (unstructured >= 0) {
       const BlockDist dist = parse_block_dist(o->block_dist);
       for (auto& op : req.ops) {
-        if (!op.sparsity.dense()) throw InputError("--unstructured cannot be combined with --sparsity " + op.sparsity.str());
+        if (!op.sparsity.dense())
+          throw InputError("--unstructured cannot be combined with --sparsity " +
+                           op.sparsity.str());
         admit_block_map(op, 1, 1, unstructured, "--unstructured " + o->unstructured);
-        op.block_map = std::make_shared<BlockMap>(
-            make_block_map(std::int64_t(op.batch) * op.n, op.k, 1, 1, unstructured, dist, block_seed));
+        op.block_map = std::make_shared<BlockMap>(make_block_map(
+            std::int64_t(op.batch) * op.n, op.k, 1, 1, unstructured, dist, block_seed));
         std::ostringstream label;
         label << "unstructured@" << unstructured;
         op.weight_pattern = label.str();
@@ -220,7 +246,8 @@ Command add_run_command(CLI::App& app) {
     int on_kernel = 0;
     for (auto& op : req.ops) {
       if (!choose) break;
-      if (!op.block_map || op.block_map->r != 1 || op.block_map->c != 1 || !op.sparsity.dense()) continue;
+      if (!op.block_map || op.block_map->r != 1 || op.block_map->c != 1 || !op.sparsity.dense())
+        continue;
       ++on_kernel;
       if (vec > 0) {
         op.value_mask = op.block_map;
@@ -229,10 +256,12 @@ Command add_run_command(CLI::App& app) {
       }
     }
     // The CSR kernel is the mapping's choice for unstructured weights, not the op's.
-    if (on_kernel > 0 && vec == 0) apply_override(req.config, "mapping.unstructured_kernel=csr_spmm");
+    if (on_kernel > 0 && vec == 0)
+      apply_override(req.config, "mapping.unstructured_kernel=csr_spmm");
     if (on_kernel == 0 && sub->count("--unstructured-kernel"))
-      throw InputError("--unstructured-kernel: no GEMM has unstructured weights (use --unstructured S, or a "
-                       "trace or --prune block:1x1@S)");
+      throw InputError(
+          "--unstructured-kernel: no GEMM has unstructured weights (use --unstructured S, or a "
+          "trace or --prune block:1x1@S)");
     req.compare_dense = !o->no_dense_baseline;
     req.functional = o->functional;
     req.seed = seed;

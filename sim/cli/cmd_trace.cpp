@@ -22,16 +22,24 @@ struct TraceOptions {
 
 Command add_trace_command(CLI::App& app) {
   auto o = std::make_shared<TraceOptions>();
-  auto* sub = app.add_subcommand("trace", "Lower a model to GEMMs, prune its weights and write a trace v1 (workloads/README.md)");
-  sub->add_option("--model", o->model, "a model (`stcsim models`) or a checkpoint path")->required();
+  auto* sub = app.add_subcommand(
+      "trace",
+      "Lower a model to GEMMs, prune its weights and write a trace v1 (workloads/README.md)");
+  sub->add_option("--model", o->model, "a model (`stcsim models`) or a checkpoint path")
+      ->required();
   sub->add_option("--prune", o->prune,
-                  "dense | N:M (2:4, 1:4, 2:8, 4:8) | block:RxC@SPARSITY[+N:M][/global] (e.g. block:32x32@0.75)")
+                  "dense | N:M (2:4, 1:4, 2:8, 4:8) | block:RxC@SPARSITY[+N:M][/global] (e.g. "
+                  "block:32x32@0.75)")
       ->capture_default_str();
-  sub->add_option("--out", o->out, "trace file to write (the payload goes to FILE.bin)")->required();
-  sub->add_option("--dtype", o->dtype, "dtype of the GEMMs: fp16|bf16|tf32|int8")->capture_default_str();
+  sub->add_option("--out", o->out, "trace file to write (the payload goes to FILE.bin)")
+      ->required();
+  sub->add_option("--dtype", o->dtype, "dtype of the GEMMs: fp16|bf16|tf32|int8")
+      ->capture_default_str();
   sub->add_option("--batch", o->batch, "samples (default 1)");
-  sub->add_option("--seq", o->seq, "tokens per sequence for transformer layers (default: the model's)");
-  sub->add_option("--image", o->image, "input image size HxW for conv layers (default: the model's)");
+  sub->add_option("--seq", o->seq,
+                  "tokens per sequence for transformer layers (default: the model's)");
+  sub->add_option("--image", o->image,
+                  "input image size HxW for conv layers (default: the model's)");
   sub->add_flag("--no-payload", o->no_payload, "write shapes and sparsity labels only");
   return [o] {
     const workloads::Model model = load_any_model(o->model);
@@ -48,16 +56,18 @@ Command add_trace_command(CLI::App& app) {
     workloads::TraceBuildOptions tb;
     tb.dtype = to_string(parse_dtype(o->dtype));
     tb.payload = !o->no_payload;
-    const auto built = workloads::build_trace(model, low, workloads::PruneSpec::parse(o->prune), {}, tb);
+    const auto built =
+        workloads::build_trace(model, low, workloads::PruneSpec::parse(o->prune), {}, tb);
     const auto written = workloads::write_trace(o->out, built.trace);
     std::cout << "Wrote " << o->out << ": " << written.ops.size() << " GEMMs of " << model.name
               << (model.real_weights ? " (real weights)" : " (shapes only: synthetic)");
-    if (!written.payload_file.empty()) std::cout << ", payload " << written.payload_bytes << " bytes";
+    if (!written.payload_file.empty())
+      std::cout << ", payload " << written.payload_bytes << " bytes";
     std::cout << "\nPruning " << built.pruning.spec.str() << ": sparsity " << built.pruning.sparsity
               << ", squared magnitude kept " << built.pruning.magnitude_kept << "\n";
     for (const auto& l : built.pruning.layers)
-      std::cout << "  " << l.layer << "\t" << l.applied << "\tsparsity " << l.sparsity << "\tkept " << l.magnitude_kept
-                << (l.note.empty() ? "" : "\t(" + l.note + ")") << "\n";
+      std::cout << "  " << l.layer << "\t" << l.applied << "\tsparsity " << l.sparsity << "\tkept "
+                << l.magnitude_kept << (l.note.empty() ? "" : "\t(" + l.note + ")") << "\n";
     return 0;
   };
 }

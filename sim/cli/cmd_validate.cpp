@@ -38,7 +38,8 @@ struct ValidateOptions {
 };
 
 // One device per validation; its preset from --arch, the files, or the device name.
-std::string choose_arch(const ValidateOptions& o, const std::vector<validation::MeasurementFile>& files,
+std::string choose_arch(const ValidateOptions& o,
+                        const std::vector<validation::MeasurementFile>& files,
                         const std::vector<validation::UbenchFile>& ubench) {
   std::vector<std::string> devices;
   for (const auto& f : files) devices.push_back(f.device_name);
@@ -59,7 +60,8 @@ int run_validate(const ValidateOptions& o) {
   const std::vector<MeasurementFile> files = load_measurements(o.measurements);
   const std::vector<UbenchFile> ubench = load_ubench(o.measurements);
   if (files.empty() && ubench.empty())
-    throw InputError(o.measurements + ": no measurement (stcsim-measurements/1) or microbenchmark "
+    throw InputError(o.measurements +
+                     ": no measurement (stcsim-measurements/1) or microbenchmark "
                      "(stcsim-ubench/1) files");
   ValidationReport r;
   r.arch = choose_arch(o, files, ubench);
@@ -93,7 +95,8 @@ int run_validate(const ValidateOptions& o) {
   for (std::size_t i = 0; i < urows.size(); ++i)
     if (urows[i].simulated) {
       ubench_jobs.push_back(i);
-      jobs.push_back(SimJob{urows[i].args, o.out + "/sim/ubench_" + std::to_string(i) + "_" + urows[i].name});
+      jobs.push_back(
+          SimJob{urows[i].args, o.out + "/sim/ubench_" + std::to_string(i) + "_" + urows[i].name});
     }
   for (const auto& f : ubench) r.synthetic = r.synthetic || f.synthetic;
   if (jobs.empty()) throw InputError(o.measurements + ": no measured GEMM the simulator can run");
@@ -103,7 +106,8 @@ int run_validate(const ValidateOptions& o) {
             << " at a time)...\n";
   const std::vector<SimResult> sims = run_simulations(o.stcsim, jobs, o.jobs);
   for (std::size_t i = 0; i < gemm_jobs; ++i) r.rows[job_rows[i]].sim = sims[i];
-  for (std::size_t i = 0; i < ubench_jobs.size(); ++i) set_prediction(urows[ubench_jobs[i]], sims[gemm_jobs + i]);
+  for (std::size_t i = 0; i < ubench_jobs.size(); ++i)
+    set_prediction(urows[ubench_jobs[i]], sims[gemm_jobs + i]);
   r.numerics_preset = sims[0].numerics_preset;
 
   nlohmann::json report = nlohmann::json::object();
@@ -113,7 +117,8 @@ int run_validate(const ValidateOptions& o) {
     report = report_json(r);
   }
   if (!urows.empty()) {
-    if (gemm_jobs == 0 && r.synthetic) std::cout << "SYNTHETIC DATA (test fixtures), not a measurement\n";
+    if (gemm_jobs == 0 && r.synthetic)
+      std::cout << "SYNTHETIC DATA (test fixtures), not a measurement\n";
     std::cout << format_ubench(urows);
     report["ubench"] = ubench_json(urows);
     report["synthetic"] = r.synthetic;

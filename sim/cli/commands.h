@@ -1,9 +1,8 @@
 // Subcommands of the `stcsim` command line. Each registers its options on the app
 // and returns the function that runs it (exit status 0, or throws InputError -> 2).
 #pragma once
-#include <functional>
-
 #include <CLI/CLI.hpp>
+#include <functional>
 
 namespace stcsim {
 

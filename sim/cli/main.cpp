@@ -2,7 +2,6 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
-
 #include <systemc>
 
 #include "sim/cli/commands.h"

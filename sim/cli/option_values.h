@@ -41,14 +41,18 @@ inline std::uint64_t memory_option(const std::string& option, const std::string&
   int shift = 0;
   if (!digits.empty()) {
     const char u = digits.back();
-    shift = u == 'K' || u == 'k' ? 10 : u == 'M' || u == 'm' ? 20 : u == 'G' || u == 'g' ? 30
-          : u == 'T' || u == 't' ? 40 : 0;
+    shift = u == 'K' || u == 'k'   ? 10
+            : u == 'M' || u == 'm' ? 20
+            : u == 'G' || u == 'g' ? 30
+            : u == 'T' || u == 't' ? 40
+                                   : 0;
     if (shift) digits.pop_back();
   }
   std::int64_t v = 0;
   const std::int64_t hi = std::numeric_limits<std::int64_t>::max() >> shift;
   if (!parse_decimal_int(digits, v, 1, hi).empty())
-    throw InputError(option + ": expected a size in bytes, optionally with K, M, G or T (e.g. 16G), got '" +
+    throw InputError(option +
+                     ": expected a size in bytes, optionally with K, M, G or T (e.g. 16G), got '" +
                      text + "'");
   return std::uint64_t(v) << shift;
 }

@@ -1,12 +1,12 @@
 // Outputs are checked writable before the simulation starts: an 8192^3 run into a
 // read-only folder once failed only after it had run, and its results were gone.
 #pragma once
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <system_error>
-
-#include <unistd.h>
 
 #include "sim/core/input_error.h"
 
@@ -32,7 +32,8 @@ inline void check_output_dir(const std::string& option, const std::string& dir) 
 inline void check_output_file(const std::string& option, const std::string& file) {
   namespace fs = std::filesystem;
   if (file.empty()) throw InputError(option + ": expected a file name, got an empty string");
-  const fs::path parent = fs::path(file).parent_path().empty() ? fs::path(".") : fs::path(file).parent_path();
+  const fs::path parent =
+      fs::path(file).parent_path().empty() ? fs::path(".") : fs::path(file).parent_path();
   std::error_code ec;
   if (!fs::is_directory(parent, ec))
     throw InputError(option + " " + file + ": the folder " + parent.string() + " does not exist");

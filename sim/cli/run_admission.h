@@ -53,7 +53,8 @@ inline double ctas_of(const GemmOp& op, const Tile& t) {
 }  // namespace admission_detail
 
 // `functional`: operand and output matrices are held per op (fp32, plus fp64 accumulators).
-inline RunEstimate estimate_run(const Config& cfg, const std::vector<GemmOp>& ops, bool functional) {
+inline RunEstimate estimate_run(const Config& cfg, const std::vector<GemmOp>& ops,
+                                bool functional) {
   using namespace admission_detail;
   const Tile tile = tile_of(cfg);
   RunEstimate e;

@@ -1,17 +1,17 @@
 #include "sim/config/config.h"
 
+#include <yaml-cpp/yaml.h>
+
 #include <fstream>
 #include <set>
 #include <sstream>
 
-#include <yaml-cpp/yaml.h>
-
+#include "sim/config/yaml_unique_keys.h"
 #include "sim/core/input_error.h"
 #include "sim/core/input_file.h"
 #include "sim/core/nearest.h"
 #include "sim/core/registry.h"
 #include "sim/core/utf8.h"
-#include "sim/config/yaml_unique_keys.h"
 
 namespace stcsim {
 
@@ -29,7 +29,8 @@ const std::string& preset_text(const std::string& name) {
   if (it == m.end()) {
     std::string all;
     for (const auto& [n, _] : m) all += (all.empty() ? "" : ", ") + n;
-    throw InputError("unknown preset '" + name + "' (presets: " + all + "; or give a path to a .yaml file)");
+    throw InputError("unknown preset '" + name + "' (presets: " + all +
+                     "; or give a path to a .yaml file)");
   }
   return it->second;
 }
@@ -58,7 +59,8 @@ std::string text_value(const std::string& file, const YAML::Node& n, const std::
 
 std::vector<std::string> all_section_keys(const std::string& section, const std::string& impl) {
   std::vector<std::string> keys{"impl"};
-  for (const auto& d : ComponentCatalog::instance().get(section, impl).params) keys.push_back(d.key);
+  for (const auto& d : ComponentCatalog::instance().get(section, impl).params)
+    keys.push_back(d.key);
   return keys;
 }
 
@@ -105,11 +107,13 @@ void set_impl(SectionConfig& sec, const std::string& section, const std::string&
 void read_section(Config& cfg, const std::string& file, const std::string& section,
                   const YAML::Node& node) {
   if (!node.IsMap())
-    throw InputError(at(file, node) + ": section '" + section + "' must be a mapping of key: value");
+    throw InputError(at(file, node) + ": section '" + section +
+                     "' must be a mapping of key: value");
   SectionConfig& sec = cfg.sections[section];
   if (sec.impl.empty()) sec.impl = ComponentCatalog::instance().default_impl(section).impl;
   if (auto impl = node["impl"]) {
-    if (!impl.IsScalar()) throw InputError(at(file, impl) + ": " + section + ".impl must be a name");
+    if (!impl.IsScalar())
+      throw InputError(at(file, impl) + ": " + section + ".impl must be a name");
     set_impl(sec, section, impl.Scalar(), {file, line_of(impl)});
   }
   for (const auto& kv : node) {
@@ -157,8 +161,14 @@ Config parse_node(const YAML::Node& root, const std::string& file, int depth) {
   for (const auto& kv : root) {
     const std::string key = kv.first.Scalar();
     if (key == "schema_version" || key == "base") continue;
-    if (key == "name") { cfg.name = text_value(file, kv.second, "name"); continue; }
-    if (key == "description") { cfg.description = text_value(file, kv.second, "description"); continue; }
+    if (key == "name") {
+      cfg.name = text_value(file, kv.second, "name");
+      continue;
+    }
+    if (key == "description") {
+      cfg.description = text_value(file, kv.second, "description");
+      continue;
+    }
     if (key == "sources") {
       if (!kv.second.IsSequence())
         throw InputError(at(file, kv.second) + ": 'sources' must be a list of strings");
@@ -239,9 +249,11 @@ Config load_config_text(const std::string& text, const std::string& display_name
 
 Config load_arch(const std::string& arch) {
   auto ends_with = [&arch](const std::string& suffix) {
-    return arch.size() >= suffix.size() && arch.compare(arch.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return arch.size() >= suffix.size() &&
+           arch.compare(arch.size() - suffix.size(), suffix.size(), suffix) == 0;
   };
-  const bool is_path = arch.find('/') != std::string::npos || ends_with(".yaml") || ends_with(".yml");
+  const bool is_path =
+      arch.find('/') != std::string::npos || ends_with(".yaml") || ends_with(".yml");
   if (!is_path) return load_config_text(preset_text(arch), "presets/" + arch + ".yaml");
   return load_config_text(read_input_file(arch, "config file"), arch);
 }
@@ -250,7 +262,8 @@ void apply_override(Config& cfg, const std::string& assignment) {
   const auto eq = assignment.find('=');
   const auto dot = assignment.find('.');
   if (eq == std::string::npos || dot == std::string::npos || dot > eq)
-    throw InputError("-p " + assignment + ": expected section.key=value, e.g. -p l2.capacity_kib=20480");
+    throw InputError("-p " + assignment +
+                     ": expected section.key=value, e.g. -p l2.capacity_kib=20480");
   const std::string section = assignment.substr(0, dot);
   const std::string key = assignment.substr(dot + 1, eq - dot - 1);
   const std::string value = assignment.substr(eq + 1);

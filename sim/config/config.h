@@ -4,10 +4,9 @@
 // implementation with `impl:`. A file may start from a preset with `base: a100`.
 #pragma once
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "sim/core/param.h"
 #include "sim/core/section_config.h"
@@ -20,7 +19,7 @@ struct Config {
   int schema_version = kSchemaVersion;
   std::string name;
   std::string description;
-  std::string file;  // where it was read from ("presets/a100.yaml" for built-ins)
+  std::string file;                  // where it was read from ("presets/a100.yaml" for built-ins)
   std::vector<std::string> sources;  // provenance of the figures
   HardwareSections sections;
 

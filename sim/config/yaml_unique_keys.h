@@ -2,10 +2,10 @@
 // one of them, so a design file that set `l2:` twice silently lost one section. Checked
 // over the whole document right after it is loaded, naming both lines.
 #pragma once
+#include <yaml-cpp/yaml.h>
+
 #include <map>
 #include <string>
-
-#include <yaml-cpp/yaml.h>
 
 #include "sim/core/input_error.h"
 

@@ -3,12 +3,12 @@
 // intact and no partial file (the temporary is removed on failure). rename(2) within a
 // folder is atomic on POSIX file systems.
 #pragma once
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <string>
 #include <system_error>
-
-#include <unistd.h>
 
 #include "sim/core/input_error.h"
 

@@ -36,8 +36,7 @@ inline std::string decimal_syntax_error(const std::string& text, bool integer) {
     while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
     if (i == e) return "expected digits after the exponent";
   }
-  if (i != text.size())
-    return integer ? "expected a decimal integer" : "expected a decimal number";
+  if (i != text.size()) return integer ? "expected a decimal integer" : "expected a decimal number";
   if (int_digits > 1 && text[int_start] == '0')
     return "leading zeros are not allowed (numbers are decimal)";
   return "";

@@ -10,10 +10,14 @@ namespace stcsim {
 
 const char* to_string(ParamType t) {
   switch (t) {
-    case ParamType::Int: return "int";
-    case ParamType::Float: return "float";
-    case ParamType::Bool: return "bool";
-    case ParamType::String: return "string";
+    case ParamType::Int:
+      return "int";
+    case ParamType::Float:
+      return "float";
+    case ParamType::Bool:
+      return "bool";
+    case ParamType::String:
+      return "string";
   }
   return "?";
 }
@@ -23,8 +27,10 @@ std::string format_value(const ParamValue& v) {
   std::visit(
       [&](const auto& x) {
         using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, bool>) os << (x ? "true" : "false");
-        else os << x;
+        if constexpr (std::is_same_v<T, bool>)
+          os << (x ? "true" : "false");
+        else
+          os << x;
       },
       v);
   return os.str();
@@ -32,7 +38,7 @@ std::string format_value(const ParamValue& v) {
 
 ParamDecl int_param(std::string key, std::string unit, std::optional<std::int64_t> def, double min,
                     double max, std::string description) {
-  ParamDecl d{std::move(key), ParamType::Int, std::move(unit), std::nullopt, min, max, {},
+  ParamDecl d{std::move(key),        ParamType::Int, std::move(unit), std::nullopt, min, max, {},
               std::move(description)};
   if (def) d.default_value = *def;
   return d;
@@ -40,7 +46,7 @@ ParamDecl int_param(std::string key, std::string unit, std::optional<std::int64_
 
 ParamDecl float_param(std::string key, std::string unit, std::optional<double> def, double min,
                       double max, std::string description) {
-  ParamDecl d{std::move(key), ParamType::Float, std::move(unit), std::nullopt, min, max, {},
+  ParamDecl d{std::move(key),        ParamType::Float, std::move(unit), std::nullopt, min, max, {},
               std::move(description)};
   if (def) d.default_value = *def;
   return d;
@@ -52,8 +58,8 @@ ParamDecl bool_param(std::string key, bool def, std::string description) {
 
 ParamDecl string_param(std::string key, std::optional<std::string> def,
                        std::vector<std::string> choices, std::string description) {
-  ParamDecl d{std::move(key), ParamType::String, "-", std::nullopt, 0, 0, std::move(choices),
-              std::move(description)};
+  ParamDecl d{std::move(key),     ParamType::String,     "-", std::nullopt, 0, 0,
+              std::move(choices), std::move(description)};
   if (def) d.default_value = *def;
   return d;
 }
@@ -92,7 +98,8 @@ std::string range_text(const ParamDecl& d) {
 }
 }  // namespace
 
-ParamValue parse_param_value(const ParamDecl& d, const std::string& text, const std::string& where) {
+ParamValue parse_param_value(const ParamDecl& d, const std::string& text,
+                             const std::string& where) {
   const std::string expect = std::string("expected ") + to_string(d.type);
   switch (d.type) {
     case ParamType::Int: {
@@ -135,8 +142,8 @@ void check_required(const std::vector<ParamDecl>& decls, const ParamSet& set,
                     const std::string& section, const std::string& where) {
   for (const auto& d : decls)
     if (!set.has(d.key))
-      throw InputError(where + ": required key '" + section + "." + d.key + "' (" + d.unit +
-                       ": " + d.description + ") is missing");
+      throw InputError(where + ": required key '" + section + "." + d.key + "' (" + d.unit + ": " +
+                       d.description + ") is missing");
 }
 
 }  // namespace stcsim

@@ -20,7 +20,7 @@ std::string format_value(const ParamValue& v);
 struct ParamDecl {
   std::string key;  // relative to its component's section, e.g. "capacity_mib"
   ParamType type = ParamType::Int;
-  std::string unit;  // "cycles", "bytes", "GB/s", "-" for dimensionless
+  std::string unit;                         // "cycles", "bytes", "GB/s", "-" for dimensionless
   std::optional<ParamValue> default_value;  // empty: required
   double min = -1e300;
   double max = 1e300;

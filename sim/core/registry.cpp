@@ -50,7 +50,8 @@ const ComponentInfo& ComponentCatalog::default_impl(const std::string& kind) con
     if (i.is_default) return i;
     if (!first) first = &i;
   }
-  if (!first) throw InputError("unknown component kind '" + kind + "' (kinds: " + join(kinds()) + ")");
+  if (!first)
+    throw InputError("unknown component kind '" + kind + "' (kinds: " + join(kinds()) + ")");
   return *first;
 }
 

@@ -17,9 +17,12 @@ namespace {
 
 numerics::FloatFormat format_of(Dtype d) {
   switch (d) {
-    case Dtype::BF16: return numerics::FloatFormat::BF16;
-    case Dtype::TF32: return numerics::FloatFormat::TF32;
-    default: return numerics::FloatFormat::FP16;
+    case Dtype::BF16:
+      return numerics::FloatFormat::BF16;
+    case Dtype::TF32:
+      return numerics::FloatFormat::TF32;
+    default:
+      return numerics::FloatFormat::FP16;
   }
 }
 
@@ -30,8 +33,8 @@ struct Operand {
 };
 
 // `given`: values to use (a trace's real weights) instead of seeded random ones.
-Operand make_operand(std::int64_t rows, std::int64_t cols, Dtype d, std::mt19937_64& rng, double scale,
-                     NmSparsity prune, const std::vector<float>* given = nullptr) {
+Operand make_operand(std::int64_t rows, std::int64_t cols, Dtype d, std::mt19937_64& rng,
+                     double scale, NmSparsity prune, const std::vector<float>* given = nullptr) {
   std::normal_distribution<double> normal(0.0, scale);
   std::uniform_int_distribution<int> ints(-127, 127);
   std::vector<float> v(std::size_t(rows * cols));
@@ -64,7 +67,8 @@ void zero_outside_blocks(Operand& w, const BlockMap& map, std::int64_t rows, std
   std::vector<std::uint8_t> keep;
   for (std::int64_t br = 0; br * map.r < rows; ++br) {
     keep.assign(std::size_t(map.block_cols), 0);
-    for (int q = map.row_ptr[std::size_t(br)]; q < map.row_ptr[std::size_t(br) + 1]; ++q) keep[std::size_t(map.col_idx[std::size_t(q)])] = 1;
+    for (int q = map.row_ptr[std::size_t(br)]; q < map.row_ptr[std::size_t(br) + 1]; ++q)
+      keep[std::size_t(map.col_idx[std::size_t(q)])] = 1;
     for (std::int64_t i = br * map.r; i < std::min(rows, (br + 1) * map.r); ++i)
       for (std::int64_t j = 0; j < cols; ++j)
         if (!keep[std::size_t(j / map.c)]) {
@@ -85,19 +89,22 @@ void save(const std::string& path, std::int64_t rows, std::int64_t cols, std::ve
 
 nlohmann::json run_functional(const OpResult& r, const FunctionalOptions& opt, int index) {
   const GemmOp& op = r.op;
-  if (op.batch != 1) return {{"skipped", "batched (grouped) GEMMs are not computed in functional mode"}};
+  if (op.batch != 1)
+    return {{"skipped", "batched (grouped) GEMMs are not computed in functional mode"}};
   if (double(op.m) * op.n * op.k > 2e10)
-    throw InputError(op.name + ": --functional computes every product; " + std::to_string(op.m) + "x" +
-                     std::to_string(op.n) + "x" + std::to_string(op.k) + " is too large (at most 2e10 MACs)");
+    throw InputError(op.name + ": --functional computes every product; " + std::to_string(op.m) +
+                     "x" + std::to_string(op.n) + "x" + std::to_string(op.k) +
+                     " is too large (at most 2e10 MACs)");
   if (!op.sparsity.dense() && op.k % op.sparsity.m != 0)
-    throw InputError(op.name + ": K must be a multiple of " + std::to_string(op.sparsity.m) + " to prune " +
-                     op.sparsity.str());
+    throw InputError(op.name + ": K must be a multiple of " + std::to_string(op.sparsity.m) +
+                     " to prune " + op.sparsity.str());
   std::mt19937_64 rng(opt.seed + 7919 * std::uint64_t(index));
   const Operand x = make_operand(op.m, op.k, op.dtype, rng, 1.0, {});
   // The weights are the trace's when it carries them; activations are always seeded.
   Operand w = make_operand(op.n, op.k, op.dtype, rng, 1.0 / std::sqrt(double(op.k)), op.sparsity,
                            op.weights ? op.weights.get() : nullptr);
-  if (op.block_map && !op.weights) zero_outside_blocks(w, op.value_mask ? *op.value_mask : *op.block_map, op.n, op.k);
+  if (op.block_map && !op.weights)
+    zero_outside_blocks(w, op.value_mask ? *op.value_mask : *op.block_map, op.n, op.k);
 
   functional::GemmValuesRequest req;
   req.m = op.m;
@@ -121,7 +128,8 @@ nlohmann::json run_functional(const OpResult& r, const FunctionalOptions& opt, i
 
   std::vector<float> dv(d.size());
   for (std::size_t i = 0; i < d.size(); ++i)
-    dv[i] = req.integer ? float(std::int32_t(d[i])) : float(numerics::decode(numerics::FloatFormat::FP32, d[i]));
+    dv[i] = req.integer ? float(std::int32_t(d[i]))
+                        : float(numerics::decode(numerics::FloatFormat::FP32, d[i]));
   const std::string stem = opt.out_dir + "/op" + std::to_string(index);
   save(stem + "_x.npy", op.m, op.k, x.values);
   save(stem + "_w.npy", op.n, op.k, w.values);
@@ -147,8 +155,10 @@ nlohmann::json run_functional(const OpResult& r, const FunctionalOptions& opt, i
       const std::uint32_t* xa = &x.bits[std::size_t(i * op.k)];
       const std::uint32_t* wb = &w.bits[std::size_t(jj * op.k)];
       const auto exact = numerics::exact_dot(req.format, xa, wb, int(op.k), 0);
-      const double u = double(numerics::ulp_distance(numerics::round_to_fp32_nearest(exact), d[std::size_t(e)]));
-      const double sc = numerics::error_in_ulps(exact, d[std::size_t(e)], numerics::exact_abs_dot(req.format, xa, wb, int(op.k), 0));
+      const double u =
+          double(numerics::ulp_distance(numerics::round_to_fp32_nearest(exact), d[std::size_t(e)]));
+      const double sc = numerics::error_in_ulps(
+          exact, d[std::size_t(e)], numerics::exact_abs_dot(req.format, xa, wb, int(op.k), 0));
       max_ulp = std::max(max_ulp, u);
       sum_ulp += u;
       max_scaled = std::max(max_scaled, sc);

@@ -4,9 +4,8 @@
 // Timing-only stays the default; this is opt-in (`stcsim run --functional`).
 #pragma once
 #include <cstdint>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "models/kernels/op_result.h"
 

@@ -21,11 +21,14 @@ GemmOp parse_gemm(const std::string& text, Dtype dtype, const std::string& where
       if (pos >= text.size() || !std::isdigit(static_cast<unsigned char>(text[pos]))) throw 0;
       v[i] = std::stoll(text.substr(pos), &used);
     } catch (...) {
-      throw InputError(where + ": expected MxNxK with positive integers (e.g. 4096x4096x4096), got '" + text + "'");
+      throw InputError(where +
+                       ": expected MxNxK with positive integers (e.g. 4096x4096x4096), got '" +
+                       text + "'");
     }
     pos += used;
     if (v[i] <= 0 || v[i] > (std::int64_t(1) << 24))
-      throw InputError(where + ": GEMM dimensions must be between 1 and 16777216, got '" + text + "'");
+      throw InputError(where + ": GEMM dimensions must be between 1 and 16777216, got '" + text +
+                       "'");
     if (i < 2) {
       if (pos >= text.size() || (text[pos] != 'x' && text[pos] != 'X'))
         throw InputError(where + ": expected MxNxK (e.g. 4096x4096x4096), got '" + text + "'");
@@ -33,7 +36,8 @@ GemmOp parse_gemm(const std::string& text, Dtype dtype, const std::string& where
     }
   }
   if (pos != text.size())
-    throw InputError(where + ": unexpected '" + text.substr(pos) + "' after MxNxK in '" + text + "'");
+    throw InputError(where + ": unexpected '" + text.substr(pos) + "' after MxNxK in '" + text +
+                     "'");
   op.m = v[0];
   op.n = v[1];
   op.k = v[2];
@@ -58,7 +62,8 @@ std::vector<GemmOp> read_gemm_trace(const std::string& path, Dtype default_dtype
       if (first != "stcsim-trace" || !(ls >> ver))
         throw InputError(where + ": expected the header 'stcsim-trace 0'");
       if (ver != "0")
-        throw InputError(where + ": trace version " + ver + " is not supported by this reader (expected 0)");
+        throw InputError(where + ": trace version " + ver +
+                         " is not supported by this reader (expected 0)");
       header = true;
       continue;
     }
@@ -87,11 +92,12 @@ std::vector<GemmOp> read_gemm_trace(const std::string& path, Dtype default_dtype
 
 std::vector<GemmOp> default_gemms(Dtype dtype) {
   // BERT-base (hidden 768, MLP 3072) with 8 x 512 = 4096 tokens.
-  const struct { const char* name; std::int64_t m, n, k; } set[] = {
-      {"bert_base.qkv", 4096, 2304, 768},
-      {"bert_base.attn_out", 4096, 768, 768},
-      {"bert_base.mlp_up", 4096, 3072, 768},
-      {"bert_base.mlp_down", 4096, 768, 3072},
+  const struct {
+    const char* name;
+    std::int64_t m, n, k;
+  } set[] = {
+      {"bert_base.qkv", 4096, 2304, 768},    {"bert_base.attn_out", 4096, 768, 768},
+      {"bert_base.mlp_up", 4096, 3072, 768}, {"bert_base.mlp_down", 4096, 768, 3072},
       {"square_4096", 4096, 4096, 4096},
   };
   std::vector<GemmOp> ops;

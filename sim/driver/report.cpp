@@ -27,16 +27,19 @@ std::string format_report(const RunRequest& req, const RunResult& res) {
   os << "stcsim: " << req.config.name << " (" << req.config.description << "), "
      << g.get_int("num_sms") << " SMs at " << g.get_float("clock_mhz") << " MHz\n\n";
   os << padr("gemm", 22) << padr("MxNxK", 18) << padr("dtype", 6) << pad("cycles", 11)
-     << pad("time us", 10) << pad("TFLOP/s", 9) << pad("%peak", 7) << pad("tc", 5)
-     << pad("smem", 5) << pad("l2", 5) << pad("dram", 5) << "  " << padr("limiter", 9)
-     << "mapping\n";
+     << pad("time us", 10) << pad("TFLOP/s", 9) << pad("%peak", 7) << pad("tc", 5) << pad("smem", 5)
+     << pad("l2", 5) << pad("dram", 5) << "  " << padr("limiter", 9) << "mapping\n";
   auto row = [&](const OpResult& r, bool details) {
     std::string shape = details ? std::to_string(r.op.m) + "x" + std::to_string(r.op.n) + "x" +
                                       std::to_string(r.op.k)
                                 : "";
     os << padr(r.op.name.substr(0, 21), 22) << padr(shape, 18)
-       << padr(details ? std::string(to_string(r.op.dtype)) + (r.op.sparsity.dense() ? "" : " " + r.op.sparsity.str()) : "", 6) << pad(fmt("%.0f", r.cycles), 11)
-       << pad(fmt("%.1f", r.seconds * 1e6), 10) << pad(fmt("%.1f", r.tflops), 9)
+       << padr(details ? std::string(to_string(r.op.dtype)) +
+                             (r.op.sparsity.dense() ? "" : " " + r.op.sparsity.str())
+                       : "",
+               6)
+       << pad(fmt("%.0f", r.cycles), 11) << pad(fmt("%.1f", r.seconds * 1e6), 10)
+       << pad(fmt("%.1f", r.tflops), 9)
        << pad(fmt("%.1f", r.peak_tflops > 0 ? 100 * r.tflops / r.peak_tflops : 0), 7)
        << pad(fmt("%.2f", r.util_tensor), 5) << pad(fmt("%.2f", r.util_smem), 5)
        << pad(fmt("%.2f", r.util_l2), 5) << pad(fmt("%.2f", r.util_dram), 5) << "  "
@@ -46,39 +49,45 @@ std::string format_report(const RunRequest& req, const RunResult& res) {
     if (details) {
       const auto& m = r.mapping;
       os << m.cta_m << "x" << m.cta_n << "x" << m.cta_k << "/" << m.warp_m << "x" << m.warp_n
-         << " s" << m.stages << (m.split_k > 1 ? " splitK" + std::to_string(m.split_k) : "")
-         << " " << r.occupancy.ctas_per_sm << "cta/SM " << fmt("%.2f", r.waves) << " waves";
+         << " s" << m.stages << (m.split_k > 1 ? " splitK" + std::to_string(m.split_k) : "") << " "
+         << r.occupancy.ctas_per_sm << "cta/SM " << fmt("%.2f", r.waves) << " waves";
     }
     os << "\n";
   };
   for (const auto& r : res.ops) row(r, true);
   row(res.total, false);
   for (const auto& r : res.ops)
-    if (r.dense_cycles > 0)
-    {
-      const std::string what = r.op.block_sparse()
-                                   ? r.op.weight_pattern + (r.op.sparsity.dense() ? "" : "+" + r.op.sparsity.str())
-                                   : r.op.sparsity.str();
+    if (r.dense_cycles > 0) {
+      const std::string what =
+          r.op.block_sparse()
+              ? r.op.weight_pattern + (r.op.sparsity.dense() ? "" : "+" + r.op.sparsity.str())
+              : r.op.sparsity.str();
       os << "  " << r.op.name << " (" << what << " weights): " << fmt("%.2fx", r.speedup)
          << " over dense = work " << fmt("%.2f", r.work_reduction) << " x efficiency "
          << fmt("%.2f", r.efficiency_ratio) << " x capability " << fmt("%.2f", r.capability_ratio);
       if (r.op.block_sparse())
-        os << "; blocks kept " << fmt("%.3f", r.block_density) << ", imbalance " << fmt("%.2f", r.block_imbalance)
-           << ", index wait " << fmt("%.1f", 100 * r.index_wait_fraction) << "% of CTA time";
+        os << "; blocks kept " << fmt("%.3f", r.block_density) << ", imbalance "
+           << fmt("%.2f", r.block_imbalance) << ", index wait "
+           << fmt("%.1f", 100 * r.index_wait_fraction) << "% of CTA time";
       os << "\n";
     }
   if (res.total.dense_cycles > 0)
-    os << "  all sparse GEMMs vs their dense twins: " << fmt("%.2fx", res.total.speedup) << " over dense = work " << fmt("%.2f", res.total.work_reduction)
-       << " x efficiency " << fmt("%.2f", res.total.efficiency_ratio) << " x capability "
+    os << "  all sparse GEMMs vs their dense twins: " << fmt("%.2fx", res.total.speedup)
+       << " over dense = work " << fmt("%.2f", res.total.work_reduction) << " x efficiency "
+       << fmt("%.2f", res.total.efficiency_ratio) << " x capability "
        << fmt("%.2f", res.total.capability_ratio) << "\n";
-  os << "\ntc/smem/l2/dram: fraction of cycles each resource was busy. Tensor-pipe stalls (total): ";
+  os << "\ntc/smem/l2/dram: fraction of cycles each resource was busy. Tensor-pipe stalls "
+        "(total): ";
   const double pc = res.total.pipe_cycles;
   if (pc > 0) {
     os << "busy " << fmt("%.1f%%", 100 * res.total.pipe_busy / pc);
     for (int i = 0; i < int(StallCause::kCount); ++i)
       if (res.total.stalls.cycles[i] > 0)
-        os << ", " << to_string(StallCause(i)) << " " << fmt("%.1f%%", 100 * res.total.stalls.cycles[i] / pc);
-    os << ", no_work " << fmt("%.1f%%", 100 * std::max(0.0, pc - res.total.pipe_busy - res.total.stalls.total()) / pc);
+        os << ", " << to_string(StallCause(i)) << " "
+           << fmt("%.1f%%", 100 * res.total.stalls.cycles[i] / pc);
+    os << ", no_work "
+       << fmt("%.1f%%",
+              100 * std::max(0.0, pc - res.total.pipe_busy - res.total.stalls.total()) / pc);
   }
   os << "\nSimulated in " << fmt("%.2f", res.wall_seconds) << " s of wall time.\n";
   return os.str();
@@ -98,14 +107,19 @@ std::string format_variants(const std::vector<std::string>& variants, const RunR
       flops += r.flops;
       ++ops;
       if (!r.op.sparsity.dense()) ++sparse;
-      if (r.op.block_sparse()) ++skipping;
-      else if (!r.op.weight_pattern.empty() && r.op.sparsity.dense()) ++on_dense_core;
+      if (r.op.block_sparse())
+        ++skipping;
+      else if (!r.op.weight_pattern.empty() && r.op.sparsity.dense())
+        ++on_dense_core;
     }
     if (base == 0) base = secs;
-    os << "  " << padr(v, 22) << pad(fmt("%.1f", secs * 1e6), 10) << " us  " << pad(fmt("%.2fx", base / secs), 7)
-       << " vs " << variants.front() << "  (" << ops << " GEMMs, " << sparse << " on mma.sp";
+    os << "  " << padr(v, 22) << pad(fmt("%.1f", secs * 1e6), 10) << " us  "
+       << pad(fmt("%.2fx", base / secs), 7) << " vs " << variants.front() << "  (" << ops
+       << " GEMMs, " << sparse << " on mma.sp";
     if (skipping) os << ", " << skipping << " on the block-skipping kernel";
-    if (on_dense_core) os << ", " << on_dense_core << " block-pruned run on the dense datapath: no block skipping modelled";
+    if (on_dense_core)
+      os << ", " << on_dense_core
+         << " block-pruned run on the dense datapath: no block skipping modelled";
     os << ")\n";
   }
   return os.str();

@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <filesystem>
-
 #include <systemc>
 
 #include "models/gpu/gpu.h"
@@ -16,25 +15,34 @@ namespace stcsim {
 namespace {
 constexpr const char* kDriver = "run driver (dense twin)";
 bool compared(const OpResult& r) { return r.dense_cycles > 0; }
-const OpStat dense_cycles{{"dense_cycles", "cycles", "the same GEMM run dense on the same GPU (sparse runs only); "
+const OpStat dense_cycles{{"dense_cycles", "cycles",
+                           "the same GEMM run dense on the same GPU (sparse runs only); "
                            "the total: over the sparse ops' twins",
                            StatTotal::kSeparate, kDriver},
-                          field(&OpResult::dense_cycles), compared};
-const OpStat speedup{{"speedup_vs_dense", "ratio", "dense seconds / sparse seconds; the total: over the sparse ops "
+                          field(&OpResult::dense_cycles),
+                          compared};
+const OpStat speedup{{"speedup_vs_dense", "ratio",
+                      "dense seconds / sparse seconds; the total: over the sparse ops "
                       "and their twins",
                       StatTotal::kSeparate, kDriver},
-                     field(&OpResult::speedup), compared};
-const OpStat work_reduction{{"reduction_factors.work_reduction", "ratio",
-                             "real multiplies, dense over sparse (the speedup is the product of the three factors)",
-                             StatTotal::kSeparate, kDriver},
-                            field(&OpResult::work_reduction), compared};
+                     field(&OpResult::speedup),
+                     compared};
+const OpStat work_reduction{
+    {"reduction_factors.work_reduction", "ratio",
+     "real multiplies, dense over sparse (the speedup is the product of the three factors)",
+     StatTotal::kSeparate, kDriver},
+    field(&OpResult::work_reduction),
+    compared};
 const OpStat efficiency_ratio{{"reduction_factors.efficiency_ratio", "ratio",
-                               "achieved over peak rate of real multiplies, sparse over dense", StatTotal::kSeparate,
-                               kDriver},
-                              field(&OpResult::efficiency_ratio), compared};
-const OpStat capability_ratio{{"reduction_factors.capability_ratio", "ratio",
-                               "peak rate of real multiplies, sparse over dense", StatTotal::kSeparate, kDriver},
-                              field(&OpResult::capability_ratio), compared};
+                               "achieved over peak rate of real multiplies, sparse over dense",
+                               StatTotal::kSeparate, kDriver},
+                              field(&OpResult::efficiency_ratio),
+                              compared};
+const OpStat capability_ratio{
+    {"reduction_factors.capability_ratio", "ratio",
+     "peak rate of real multiplies, sparse over dense", StatTotal::kSeparate, kDriver},
+    field(&OpResult::capability_ratio),
+    compared};
 }  // namespace
 
 OpResult total_of(const std::vector<OpResult>& ops) {
@@ -59,7 +67,8 @@ void compare_with_dense(OpResult& s, const OpResult& d) {
 RunResult run_simulation(const RunRequest& req) {
   const auto t0 = std::chrono::steady_clock::now();
   if (req.functional) {
-    if (req.out_dir.empty()) throw InputError("--functional writes operands and outputs as .npy: give --out DIR");
+    if (req.out_dir.empty())
+      throw InputError("--functional writes operands and outputs as .npy: give --out DIR");
     std::error_code ec;  // fail before simulating, not after
     std::filesystem::create_directories(req.out_dir, ec);
     if (ec) throw InputError(req.out_dir + ": cannot create output directory: " + ec.message());
@@ -111,8 +120,10 @@ RunResult run_simulation(const RunRequest& req) {
     out.ops.push_back(r);
   }
   if (req.functional) {
-    FunctionalOptions fo{req.out_dir, req.config.section("tensor_core").params.get_string("numerics"), req.seed};
-    for (std::size_t i = 0; i < out.ops.size(); ++i) out.functional.push_back(run_functional(out.ops[i], fo, int(i)));
+    FunctionalOptions fo{req.out_dir,
+                         req.config.section("tensor_core").params.get_string("numerics"), req.seed};
+    for (std::size_t i = 0; i < out.ops.size(); ++i)
+      out.functional.push_back(run_functional(out.ops[i], fo, int(i)));
   }
   out.total = total_of(out.ops);
   if (!twins.empty()) {

@@ -1,10 +1,9 @@
 // Runs one simulation (SystemC allows one per process): builds the GPU from a
 // resolved config, runs the GEMMs, returns per-op and total results.
 #pragma once
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "models/kernels/op_result.h"
 #include "sim/config/config.h"

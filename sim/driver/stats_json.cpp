@@ -21,7 +21,8 @@ nlohmann::json units() {
           {"products", "real multiplies (N/M of the dense count for an N:M operand)"},
           {"dense_cycles", "core clock cycles of the same GEMM run dense on the same GPU"},
           {"speedup_vs_dense", "dense seconds / sparse seconds"},
-          {"reduction_factors", "speedup = work_reduction x efficiency_ratio x capability_ratio (docs/sparse.md)"},
+          {"reduction_factors",
+           "speedup = work_reduction x efficiency_ratio x capability_ratio (docs/sparse.md)"},
           {"utilization", "fraction of the op's cycles the resource was busy (0..1)"},
           {"stall_pipe_cycles", "tensor-pipe idle cycles by cause, summed over all sub-core pipes"},
           {"dram_read_bytes", "bytes"},
@@ -55,7 +56,8 @@ nlohmann::json stats_json(const RunRequest& req, const RunResult& res) {
   return j;
 }
 
-void write_file_atomically(const std::string& dir, const std::string& name, const std::string& text) {
+void write_file_atomically(const std::string& dir, const std::string& name,
+                           const std::string& text) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(dir, ec);

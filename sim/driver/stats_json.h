@@ -1,8 +1,7 @@
 // stats.json: per-op and total results with units, plus the fully resolved config.
 #pragma once
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "sim/driver/run_driver.h"
 
@@ -15,6 +14,7 @@ nlohmann::json stats_json(const RunRequest& req, const RunResult& res);
 
 // Write `text` to DIR/name atomically (temporary file, then rename), creating DIR.
 // An existing file is replaced only once the new one is complete.
-void write_file_atomically(const std::string& dir, const std::string& name, const std::string& text);
+void write_file_atomically(const std::string& dir, const std::string& name,
+                           const std::string& text);
 
 }  // namespace stcsim

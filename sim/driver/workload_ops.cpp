@@ -37,7 +37,8 @@ std::shared_ptr<const std::vector<float>> trace_weights(const workloads::TraceOp
   } else {
     bits = t.values;
   }
-  const auto fmt = t.values_dtype == "fp16" ? numerics::FloatFormat::FP16 : numerics::FloatFormat::FP32;
+  const auto fmt =
+      t.values_dtype == "fp16" ? numerics::FloatFormat::FP16 : numerics::FloatFormat::FP32;
   auto out = std::make_shared<std::vector<float>>(bits.size());
   for (std::size_t i = 0; i < bits.size(); ++i) (*out)[i] = float(numerics::decode(fmt, bits[i]));
   return out;
@@ -58,7 +59,8 @@ GemmOp op_from_trace(const workloads::TraceOp& t, const std::string& prefix) {
   using Kind = workloads::PruneSpec::Kind;
   if (spec.kind == Kind::Nm) op.sparsity = {spec.nm.n, spec.nm.m};
   if (spec.kind == Kind::Block) {
-    op.weight_pattern = "block:" + std::to_string(spec.block_rows) + "x" + std::to_string(spec.block_cols);
+    op.weight_pattern =
+        "block:" + std::to_string(spec.block_rows) + "x" + std::to_string(spec.block_cols);
     if (spec.inner_nm) op.sparsity = {spec.nm.n, spec.nm.m};
     if (t.has_block_map()) {
       // The trace's real block map (BSR zero-padded to whole blocks): its block rows
@@ -94,14 +96,16 @@ std::vector<GemmOp> read_any_trace(const std::string& path, Dtype default_dtype)
 
 workloads::Model load_any_model(const std::string& name) {
   const auto real = workloads::real_model_names();
-  if (std::find(real.begin(), real.end(), name) != real.end()) return workloads::load_real_model(name);
+  if (std::find(real.begin(), real.end(), name) != real.end())
+    return workloads::load_real_model(name);
   const auto zoo = workloads::zoo_model_names();
   if (std::find(zoo.begin(), zoo.end(), name) != zoo.end()) return workloads::zoo_model(name);
   if (!std::filesystem::exists(name)) {
     std::string all;
     for (const auto& n : real) all += (all.empty() ? "" : ", ") + n;
     for (const auto& n : zoo) all += ", " + n;
-    throw InputError("unknown model '" + name + "' (models: " + all + "; or a checkpoint file path)");
+    throw InputError("unknown model '" + name + "' (models: " + all +
+                     "; or a checkpoint file path)");
   }
   workloads::Model m;
   m.name = std::filesystem::path(name).stem().string();
@@ -124,7 +128,8 @@ workloads::Model load_any_model(const std::string& name) {
 
 workloads::LoweringOptions default_lowering(const std::string& name) {
   const auto zoo = workloads::zoo_model_names();
-  if (std::find(zoo.begin(), zoo.end(), name) != zoo.end()) return workloads::zoo_lowering_defaults(name);
+  if (std::find(zoo.begin(), zoo.end(), name) != zoo.end())
+    return workloads::zoo_lowering_defaults(name);
   workloads::LoweringOptions o;
   o.seq_len = 128;  // checkpoints: 128 tokens per sequence unless told otherwise
   return o;
@@ -138,7 +143,8 @@ std::vector<GemmOp> model_ops(const workloads::Model& model, const std::string& 
   // model needs only the label, except for block pruning of real weights, whose block
   // map (from the payload) sets each CTA's work on the block-skipping kernel.
   tb.payload = model.real_weights && spec.find("block") != std::string::npos;
-  const auto built = workloads::build_trace(model, opt.lowering, workloads::PruneSpec::parse(spec), {}, tb);
+  const auto built =
+      workloads::build_trace(model, opt.lowering, workloads::PruneSpec::parse(spec), {}, tb);
   std::vector<GemmOp> ops;
   for (const auto& t : built.trace.ops) ops.push_back(op_from_trace(t, prefix));
   return ops;

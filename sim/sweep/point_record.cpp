@@ -1,7 +1,5 @@
 #include "sim/sweep/point_record.h"
 
-#include "sim/core/atomic_write.h"
-
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -12,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/core/atomic_write.h"
 #include "sim/core/input_error.h"
 
 namespace stcsim::sweep {

@@ -43,7 +43,8 @@ std::vector<std::string> linear_range(const std::string& from, const std::string
     if (s <= 0 || b < a) throw InputError(where + ": range needs from <= to and step > 0");
     // b - a overflows int64 for ranges spanning both ends of it: count in unsigned.
     const std::uint64_t span = std::uint64_t(b) - std::uint64_t(a);
-    if (span / std::uint64_t(s) >= kMaxRangeValues) check_size(kMaxRangeValues + 1, where);  // +1 could wrap
+    if (span / std::uint64_t(s) >= kMaxRangeValues)
+      check_size(kMaxRangeValues + 1, where);  // +1 could wrap
     // Count rather than step v past `to`: v + s may overflow near the int64 limit.
     for (std::uint64_t i = 0, n = span / std::uint64_t(s); i <= n; ++i)
       out.push_back(std::to_string(std::int64_t(std::uint64_t(a) + i * std::uint64_t(s))));

@@ -1,9 +1,8 @@
 // The command line contract: exit 0 on success, 2 with a message on stderr for a
 // usage or input error; stats.json's required fields; listings; --help everywhere.
 #include <catch2/catch.hpp>
-
-#include <filesystem>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "tests/support/real_model_skip.h"
@@ -73,8 +72,9 @@ TEST_CASE("cli_presets_and_components_list", "[cli]") {
   for (const char* n : {"v100", "a100", "h100"}) CHECK_THAT(p.out, Catch::Contains(n));
   const auto c = run_stcsim("components");
   CHECK(c.status == 0);
-  for (const char* k : {"tensor_core / mma_pipeline", "l2 / sectored_lru", "dram / hbm", "smem / banked",
-                        "mapping / multistage", "dram.bandwidth_gbps  [float, GB/s] required"})
+  for (const char* k :
+       {"tensor_core / mma_pipeline", "l2 / sectored_lru", "dram / hbm", "smem / banked",
+        "mapping / multistage", "dram.bandwidth_gbps  [float, GB/s] required"})
     CHECK_THAT(c.out, Catch::Contains(k));
 }
 
@@ -85,12 +85,15 @@ TEST_CASE("cli_trace_runs_and_vcd_is_written", "[cli]") {
   REQUIRE(j["ops"].size() == 2);
   CHECK(j["ops"][1]["name"] == "b");
   CHECK(j["ops"][1]["dtype"] == "int8");
-  const auto r = run_stcsim("run --arch a100 --gemm 256x256x256 -q --vcd " + d + "/w.vcd --vcd-signals sm0.active_ctas,mem.inflight_requests");
+  const auto r = run_stcsim("run --arch a100 --gemm 256x256x256 -q --vcd " + d +
+                            "/w.vcd --vcd-signals sm0.active_ctas,mem.inflight_requests");
   CHECK(r.status == 0);
   std::ifstream vcd(d + "/w.vcd");
   std::string text((std::istreambuf_iterator<char>(vcd)), {});
   CHECK_THAT(text, Catch::Contains("active_ctas"));
-  CHECK(run_stcsim("run --arch a100 --gemm 256x256x256 -q --vcd " + d + "/x.vcd --vcd-signals sm999.foo").status == 2);
+  CHECK(run_stcsim("run --arch a100 --gemm 256x256x256 -q --vcd " + d +
+                   "/x.vcd --vcd-signals sm999.foo")
+            .status == 2);
 }
 
 TEST_CASE("cli_default_run_prints_report", "[cli]") {
@@ -103,7 +106,8 @@ TEST_CASE("cli_default_run_prints_report", "[cli]") {
 
 TEST_CASE("cli_functional_mode_writes_npy_and_errors", "[cli]") {
   const std::string d = temp_dir("func");
-  const auto r = run_stcsim("run --arch a100 --gemm 64x32x128 --sparsity 2:4 --functional -q --out " + d);
+  const auto r =
+      run_stcsim("run --arch a100 --gemm 64x32x128 --sparsity 2:4 --functional -q --out " + d);
   INFO(r.err);
   REQUIRE(r.status == 0);
   std::ifstream in(d + "/stats.json");
@@ -125,14 +129,16 @@ TEST_CASE("cli_models_lists_real_and_shapes_only", "[cli]") {
   CHECK(r.status == 0);
   for (const char* m : {"ppocrv4_rec", "resnet34_face", "mobilenetv1_faceres", "rdn_esrgan_thick"})
     CHECK_THAT(r.out, Catch::Contains(std::string(m) + "\treal weights"));
-  for (const char* m : {"bert_base", "bert_large", "gpt2", "llama2_7b", "vit_b16", "resnet50", "dlrm_mlperf"})
+  for (const char* m :
+       {"bert_base", "bert_large", "gpt2", "llama2_7b", "vit_b16", "resnet50", "dlrm_mlperf"})
     CHECK_THAT(r.out, Catch::Contains(std::string(m) + "\tshapes only"));
 }
 
 TEST_CASE("cli_trace_v1_written_then_run", "[cli]") {
   const std::string d = temp_dir("tv1");
   // A shapes-only model: synthetic trace with sparsity labels, no payload.
-  const auto w = run_stcsim("trace --model bert_base --seq 128 --prune 2:4 --out " + d + "/bert.trace");
+  const auto w =
+      run_stcsim("trace --model bert_base --seq 128 --prune 2:4 --out " + d + "/bert.trace");
   INFO(w.err);
   REQUIRE(w.status == 0);
   std::ifstream t(d + "/bert.trace");
@@ -144,18 +150,21 @@ TEST_CASE("cli_trace_v1_written_then_run", "[cli]") {
   CHECK(j["ops"][0]["sparsity"] == "2:4");
   CHECK(j["ops"][0]["m"] == 128);
   // Bad traces are input errors naming the file.
-  std::ofstream(d + "/bad.trace") << "stcsim-trace 1\nmodel x\nsynthetic true\ndtype fp16\nops 1\nop a m=0 n=1 k=1\n";
+  std::ofstream(d + "/bad.trace")
+      << "stcsim-trace 1\nmodel x\nsynthetic true\ndtype fp16\nops 1\nop a m=0 n=1 k=1\n";
   const auto bad = run_stcsim("run --arch a100 --trace " + d + "/bad.trace");
   CHECK(bad.status == 2);
   CHECK_THAT(bad.err, Catch::Contains("bad.trace"));
   CHECK(run_stcsim("trace --model no_such_model --out " + d + "/x.trace").status == 2);
-  CHECK(run_stcsim("trace --model bert_base --prune block:7@0.5 --out " + d + "/x.trace").status == 2);
+  CHECK(run_stcsim("trace --model bert_base --prune block:7@0.5 --out " + d + "/x.trace").status ==
+        2);
 }
 
 TEST_CASE("cli_real_model_pruned_side_by_side", "[cli]") {
   if (skip_without_real_model("ppocrv4_rec")) return;
   const std::string d = temp_dir("real");
-  const auto r = run_stcsim("run --arch a100 --model ppocrv4_rec --prune dense,2:4,block:32x32@0.5 --out " + d);
+  const auto r = run_stcsim(
+      "run --arch a100 --model ppocrv4_rec --prune dense,2:4,block:32x32@0.5 --out " + d);
   INFO(r.err);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.out, Catch::Contains("Variants (whole model)"));
@@ -175,7 +184,8 @@ TEST_CASE("cli_real_model_pruned_side_by_side", "[cli]") {
   const auto w = run_stcsim("trace --model ppocrv4_rec --prune 2:4 --out " + d + "/ocr.trace");
   REQUIRE(w.status == 0);
   CHECK(std::filesystem::file_size(d + "/ocr.trace.bin") > 1000000);
-  CHECK(run_stats("--arch a100 --trace " + d + "/ocr.trace --no-dense-baseline")["ops"].size() == 47);
+  CHECK(run_stats("--arch a100 --trace " + d + "/ocr.trace --no-dense-baseline")["ops"].size() ==
+        47);
 }
 
 TEST_CASE("cli_functional_mode_uses_trace_weights", "[cli]") {
@@ -195,8 +205,11 @@ TEST_CASE("cli_functional_mode_uses_trace_weights", "[cli]") {
       f.write(reinterpret_cast<const char*>(&v), 4);
     }
   }
-  REQUIRE(run_stcsim("trace --model " + d + "/w.npy --seq 8 --prune 2:4 --out " + d + "/w.trace").status == 0);
-  REQUIRE(run_stcsim("run --arch a100 --trace " + d + "/w.trace --functional --no-dense-baseline -q --out " + d).status == 0);
+  REQUIRE(run_stcsim("trace --model " + d + "/w.npy --seq 8 --prune 2:4 --out " + d + "/w.trace")
+              .status == 0);
+  REQUIRE(run_stcsim("run --arch a100 --trace " + d +
+                     "/w.trace --functional --no-dense-baseline -q --out " + d)
+              .status == 0);
   std::ifstream in(d + "/stats.json");
   const auto j = nlohmann::json::parse(in);
   const auto& f = j["ops"][0]["functional"];

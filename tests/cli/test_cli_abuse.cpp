@@ -2,11 +2,10 @@
 // crashed, hung, allocated without bound, read outside a model's folder or was accepted
 // silently. Each must exit 2 with a message on stderr naming the offending input, and
 // leave no partial output behind.
-#include <catch2/catch.hpp>
-
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -40,12 +39,14 @@ std::string make_inputs() {
   write(d + "/octal.yaml", head + "gpu:\n  num_sms: 010\n");
   write(d + "/deep.yaml", head + std::string(5000, '[') + std::string(5000, ']') + "\n");
   write(d + "/range_float.yaml",
-        "schema_version: 1\nbase: a100\nworkloads: [64x64x64]\nvary:\n  l2.ways: {from: 1, to: 2, step: 1e-300}\n");
+        "schema_version: 1\nbase: a100\nworkloads: [64x64x64]\nvary:\n  l2.ways: {from: 1, to: 2, "
+        "step: 1e-300}\n");
   write(d + "/range_int.yaml",
         "schema_version: 1\nbase: a100\nworkloads: [64x64x64]\nvary:\n"
         "  l2.ways: {from: -9223372036854775808, to: 9223372036854775807, step: 1}\n");
   write(d + "/dup_sweep.yaml",
-        "schema_version: 1\nbase: a100\nworkloads: [64x64x64]\nworkloads: [8x8x8]\nvary:\n  l2.ways: [8]\n");
+        "schema_version: 1\nbase: a100\nworkloads: [64x64x64]\nworkloads: [8x8x8]\nvary:\n  "
+        "l2.ways: [8]\n");
   // Traces: a directory as payload, a payload from /dev/zero, one leaving the folder,
   // a 4096x4096-block map in a few bytes, a name that is not UTF-8.
   const std::string t1 = "stcsim-trace 1\nmodel m\nsynthetic true\ndtype fp16\nops 1\n";
@@ -60,8 +61,9 @@ std::string make_inputs() {
   // TF.js: a shard path leading out of the model's folder; JSON nested 200,000 deep; a
   // number beyond a double.
   fs::create_directories(d + "/tfjs");
-  write(d + "/tfjs/escape.json",
-        R"([{"paths": ["../../../../../../dev/zero"], "weights": [{"name": "w", "shape": [2, 2], "dtype": "float32"}]}])");
+  write(
+      d + "/tfjs/escape.json",
+      R"([{"paths": ["../../../../../../dev/zero"], "weights": [{"name": "w", "shape": [2, 2], "dtype": "float32"}]}])");
   write(d + "/tfjs/deep.json", std::string(200000, '[') + std::string(200000, ']'));
   write(d + "/tfjs/huge.json", R"([{"paths": [], "weights": [{"name": "w", "shape": [1e999]}]}])");
   fs::create_directories(d + "/model_dir.npy");
@@ -103,12 +105,16 @@ TEST_CASE("cli_abuse_each_case_exits_2_naming_the_input", "[cli][abuse]") {
       // Admission: shapes whose CTAs (or maps) would not fit the memory limit.
       {"run --gemm 16777216x16777216x16777216 -q", {"16777216x16777216x16777216", "--max-memory"}},
       {"run --gemm 1048576x1048576x64 --max-memory 1G -q", {"1048576x1048576x64", "estimated"}},
-      // Refused by the CTA estimate before the map is built: the message names the op and the limit.
-      {"run --gemm 16777216x16777216x64 --unstructured 0.5 -q", {"16777216x16777216x64", "--max-memory"}},
+      // Refused by the CTA estimate before the map is built: the message names the op and the
+      // limit.
+      {"run --gemm 16777216x16777216x64 --unstructured 0.5 -q",
+       {"16777216x16777216x64", "--max-memory"}},
       {"run --gemm 10000000x10000000x10000000 -q", {"10000000x10000000x10000000"}},
       // Configs: duplicate keys and sections, base naming a file, invalid UTF-8, depth.
-      {"run --arch " + d + "/dup_key.yaml" + g, {"dup_key.yaml:5", "'ways' is given twice", "line 4"}},
-      {"run --arch " + d + "/dup_section.yaml" + g, {"dup_section.yaml:7", "'l2' is given twice", "line 3"}},
+      {"run --arch " + d + "/dup_key.yaml" + g,
+       {"dup_key.yaml:5", "'ways' is given twice", "line 4"}},
+      {"run --arch " + d + "/dup_section.yaml" + g,
+       {"dup_section.yaml:7", "'l2' is given twice", "line 3"}},
       {"run --arch " + d + "/base_file.yaml" + g, {"base_file.yaml:2", "other.yaml", "not a file"}},
       {"run --arch " + d + "/bad_utf8.yaml" + g, {"bad_utf8.yaml:3", "UTF-8"}},
       {"run --arch " + d + "/octal.yaml" + g, {"octal.yaml:4", "010", "leading zeros"}},
@@ -116,21 +122,28 @@ TEST_CASE("cli_abuse_each_case_exits_2_naming_the_input", "[cli][abuse]") {
       {"run --arch " + d + g, {d, "directory"}},
       {"run --arch /dev/zero" + g, {"/dev/zero", "not a regular file"}},
       // Sweep specs: ranges past the value cap or int64, duplicate keys.
-      {"sweep " + d + "/range_float.yaml --dry-run --out " + d + "/sw1", {"range_float.yaml", "100000"}},
-      {"sweep " + d + "/range_int.yaml --dry-run --out " + d + "/sw2", {"range_int.yaml", "100000"}},
-      {"sweep " + d + "/dup_sweep.yaml --dry-run --out " + d + "/sw3", {"dup_sweep.yaml:4", "'workloads' is given twice"}},
+      {"sweep " + d + "/range_float.yaml --dry-run --out " + d + "/sw1",
+       {"range_float.yaml", "100000"}},
+      {"sweep " + d + "/range_int.yaml --dry-run --out " + d + "/sw2",
+       {"range_int.yaml", "100000"}},
+      {"sweep " + d + "/dup_sweep.yaml --dry-run --out " + d + "/sw3",
+       {"dup_sweep.yaml:4", "'workloads' is given twice"}},
       // Traces: payload a directory, a device, outside the folder; sizes that lie; names.
       {"run --trace " + d + "/payload_dir.trace -q", {"payload_dir.trace:6", "directory"}},
-      {"run --trace " + d + "/payload_zero.trace -q", {"payload_zero.trace:6", "dev/zero", "outside"}},
-      {"run --trace " + d + "/payload_abs.trace -q", {"payload_abs.trace:6", "/dev/zero", "absolute"}},
-      {"run --trace " + d + "/size_lie.trace -q", {"size_lie.bin", "payload is 8 bytes", "says 100"}},
+      {"run --trace " + d + "/payload_zero.trace -q",
+       {"payload_zero.trace:6", "dev/zero", "outside"}},
+      {"run --trace " + d + "/payload_abs.trace -q",
+       {"payload_abs.trace:6", "/dev/zero", "absolute"}},
+      {"run --trace " + d + "/size_lie.trace -q",
+       {"size_lie.bin", "payload is 8 bytes", "says 100"}},
       {"run --trace " + d + "/bad_op.trace -q", {"bad_op.trace:2", "UTF-8"}},
       {"run --trace " + d + "/bad_op1.trace -q", {"bad_op1.trace:6", "UTF-8"}},
       {"run --trace " + d + " -q", {d, "directory"}},
       {"run --trace /dev/zero -q", {"/dev/zero", "not a regular file"}},
       // Models: a directory, a shard leading out of the folder, depth, numbers.
       {"run --model " + d + "/model_dir.npy -q", {"model_dir.npy", "directory"}},
-      {"run --model " + d + "/tfjs/escape.json -q", {"escape.json", "../../../../../../dev/zero", "outside"}},
+      {"run --model " + d + "/tfjs/escape.json -q",
+       {"escape.json", "../../../../../../dev/zero", "outside"}},
       {"run --model " + d + "/tfjs/deep.json -q", {"deep.json", "nests deeper than 256"}},
       {"run --model " + d + "/tfjs/huge.json -q", {"huge.json"}},
   };

@@ -20,7 +20,10 @@ std::string read(const std::string& path) {
 
 TEST_CASE("cli_crossover_unstructured_two_curves_csv_png", "[cli][crossover]") {
   const std::string d = temp_dir("crossover_unstructured");
-  const auto r = run_stcsim("crossover --arch a100 --gemm 512x512x1024 --pattern unstructured --points 0.5,0.9,0.995 --out " + d);
+  const auto r = run_stcsim(
+      "crossover --arch a100 --gemm 512x512x1024 --pattern unstructured --points 0.5,0.9,0.995 "
+      "--out " +
+      d);
   INFO(r.out << r.err);
   REQUIRE(r.status == 0);
   const std::string csv = read(d + "/crossover.csv");
@@ -50,7 +53,10 @@ TEST_CASE("cli_crossover_unstructured_two_curves_csv_png", "[cli][crossover]") {
 
 TEST_CASE("cli_crossover_block_reports_crossing", "[cli][crossover]") {
   const std::string d = temp_dir("crossover_block");
-  const auto r = run_stcsim("crossover --arch a100 --gemm 1024x1024x1024 --pattern block:32x32 --points 0,0.5,0.9 --out " + d);
+  const auto r = run_stcsim(
+      "crossover --arch a100 --gemm 1024x1024x1024 --pattern block:32x32 --points 0,0.5,0.9 "
+      "--out " +
+      d);
   INFO(r.out << r.err);
   REQUIRE(r.status == 0);
   CHECK(read(d + "/crossover.csv").rfind("sparsity,speedup\n", 0) == 0);
@@ -58,7 +64,8 @@ TEST_CASE("cli_crossover_block_reports_crossing", "[cli][crossover]") {
 }
 
 TEST_CASE("cli_crossover_bad_pattern_is_an_input_error", "[cli][crossover]") {
-  const auto r = run_stcsim("crossover --gemm 64x64x64 --pattern diagonal --out " + temp_dir("crossover_bad"));
+  const auto r =
+      run_stcsim("crossover --gemm 64x64x64 --pattern diagonal --out " + temp_dir("crossover_bad"));
   CHECK(r.status == 2);
   CHECK(r.err.find("--pattern: expected block:RxC, unstructured or 2:4") != std::string::npos);
 }

@@ -18,13 +18,15 @@ TEST_CASE("kernel_named_explicitly_equals_autos_choice", "[cli][kernel]") {
   const auto b = run_stats("--arch a100 --gemm 512x512x512 -p mapping.kernel=multistage_gemm");
   CHECK(a["ops"][0]["cycles"] == b["ops"][0]["cycles"]);
   const auto c = run_stats("--arch a100 --gemm 256x512x512 --unstructured 0.9 --no-dense-baseline");
-  const auto d = run_stats("--arch a100 --gemm 256x512x512 --unstructured 0.9 --no-dense-baseline "
-                           "-p mapping.kernel=csr_spmm");
+  const auto d = run_stats(
+      "--arch a100 --gemm 256x512x512 --unstructured 0.9 --no-dense-baseline "
+      "-p mapping.kernel=csr_spmm");
   CHECK(c["ops"][0]["cycles"] == d["ops"][0]["cycles"]);
   CHECK(c["ops"][0].contains("csr"));
   // The same mask on the tensor-core block kernel is another run.
-  const auto e = run_stats("--arch a100 --gemm 256x512x512 --unstructured 0.9 --no-dense-baseline "
-                           "-p mapping.kernel=block_sparse_gemm");
+  const auto e = run_stats(
+      "--arch a100 --gemm 256x512x512 --unstructured 0.9 --no-dense-baseline "
+      "-p mapping.kernel=block_sparse_gemm");
   CHECK(e["ops"][0].contains("block_sparse"));
   CHECK(e["ops"][0]["cycles"] != c["ops"][0]["cycles"]);
 }

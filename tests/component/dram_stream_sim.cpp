@@ -3,7 +3,6 @@
 // achieved DRAM bandwidth is printed as JSON. Used by test_dram_stream.
 //   dram_stream_sim ARCH TOTAL_MIB [section.key=value ...]
 #include <iostream>
-
 #include <systemc>
 
 #include "models/memory/memory_system.h"
@@ -14,7 +13,8 @@ using namespace stcsim;
 
 struct Streamer : sc_core::sc_module {
   SC_HAS_PROCESS(Streamer);
-  Streamer(sc_core::sc_module_name n, MemorySystem& mem, int id, std::uint64_t base, std::uint64_t bytes)
+  Streamer(sc_core::sc_module_name n, MemorySystem& mem, int id, std::uint64_t base,
+           std::uint64_t bytes)
       : sc_module(n), mem_(mem), id_(id), base_(base), bytes_(bytes) {
     SC_THREAD(run);
   }

@@ -18,7 +18,8 @@ TEST_CASE("dram_stream_reaches_configured_bandwidth_within_2pct", "[dram]") {
     for (const std::string eff : {"dram.efficiency=1.0", ""}) {
       const auto j = stream(arch, eff);
       INFO(arch << " " << eff << " " << j.dump());
-      const double achieved = j["achieved_bytes_per_cycle"], sustained = j["sustained_bytes_per_cycle"];
+      const double achieved = j["achieved_bytes_per_cycle"],
+                   sustained = j["sustained_bytes_per_cycle"];
       CHECK(j["dram_read_bytes"].get<double>() == Approx(j["bytes"].get<double>()));
       CHECK(achieved <= sustained * 1.0001);
       CHECK(achieved >= sustained * 0.98);

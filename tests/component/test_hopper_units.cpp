@@ -66,9 +66,12 @@ TEST_CASE("wgmma_unsupported_shapes_and_dtypes_are_named", "[tensor_core][hopper
   auto s = hopper();
   s.wgmma_cycles_per_n8[int(Dtype::TF32)] = 0;
   MmaPipeline pipe(s);
-  CHECK(pipe.unsupported_reason(MmaKind{Dtype::TF32, {}, 64}).find("wgmma_tf32_cycles_per_n8") != std::string::npos);
-  CHECK(pipe.unsupported_reason(MmaKind{Dtype::FP16, {}, 12}).find("multiple of 8") != std::string::npos);
-  CHECK(pipe.unsupported_reason(MmaKind{Dtype::FP16, {}, 264}).find("multiple of 8") != std::string::npos);
+  CHECK(pipe.unsupported_reason(MmaKind{Dtype::TF32, {}, 64}).find("wgmma_tf32_cycles_per_n8") !=
+        std::string::npos);
+  CHECK(pipe.unsupported_reason(MmaKind{Dtype::FP16, {}, 12}).find("multiple of 8") !=
+        std::string::npos);
+  CHECK(pipe.unsupported_reason(MmaKind{Dtype::FP16, {}, 264}).find("multiple of 8") !=
+        std::string::npos);
   CHECK(pipe.supports(MmaKind{Dtype::FP16, {}, 256}));
   CHECK(pipe.supports(MmaKind{Dtype::TF32, {}, 0}));  // mma.sync tf32 still runs
   CHECK(MmaKind{Dtype::BF16, {}, 128}.str() == "bf16 wgmma m64n128k16");

@@ -20,7 +20,7 @@ TEST_CASE("l2_sectors_hit_after_miss", "[l2]") {
   CHECK(l2.access(0x1000, 0b0011, false).miss_sectors == 0b0011);
   CHECK(l2.access(0x1000, 0b0011, false).miss_sectors == 0);
   CHECK(l2.access(0x1000, 0b1111, false).miss_sectors == 0b1100);  // only the new sectors
-  CHECK(l2.access(0x2000, 0b1111, true).miss_sectors == 0);         // full-sector write: no fill
+  CHECK(l2.access(0x2000, 0b1111, true).miss_sectors == 0);        // full-sector write: no fill
 }
 
 TEST_CASE("l2_lru_eviction_and_dirty_writeback", "[l2]") {
@@ -42,9 +42,9 @@ TEST_CASE("l2_true_lru_within_a_set", "[l2]") {
   for (int i = 0; i < 4; ++i)  // line 1 is written: a full-sector write needs no fill
     CHECK(l2.access(same[i], 1, i == 1).miss_sectors == (i == 1 ? 0 : 1));
   CHECK(l2.access(same[0], 1, false).miss_sectors == 0);  // touch: line 1 is now LRU
-  const auto r = l2.access(same[4], 1, false);           // evicts the least recently used
+  const auto r = l2.access(same[4], 1, false);            // evicts the least recently used
   CHECK(r.evicted_line_addr == same[1]);
-  CHECK(r.evicted_dirty == 1);                            // line 1 was written
+  CHECK(r.evicted_dirty == 1);  // line 1 was written
   CHECK(l2.access(same[0], 1, false).miss_sectors == 0);
   CHECK(l2.access(same[1], 1, false).miss_sectors == 1);
 }

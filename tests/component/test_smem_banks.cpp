@@ -34,9 +34,15 @@ TEST_CASE("smem_read_costs_wavefronts_plus_latency", "[smem]") {
 TEST_CASE("smem_layout_conflicts_per_ldmatrix", "[smem]") {
   BankedSmem smem(BankedSmemSpec{32, 4, 30});
   KernelMapping m;
-  m.cta_m = 128; m.cta_n = 128; m.cta_k = 64; m.warp_m = 64; m.warp_n = 64; m.stages = 3;
+  m.cta_m = 128;
+  m.cta_n = 128;
+  m.cta_k = 64;
+  m.warp_m = 64;
+  m.warp_n = 64;
+  m.stages = 3;
   // Per warp per k-sub: A 64x16 and B 64x16 fp16 = 4 + 4 ldmatrix.x4 = 32 phases.
-  for (auto [layout, per_phase] : {std::pair{SmemLayout::Swizzled, 1}, {SmemLayout::Padded, 1}, {SmemLayout::Naive, 8}}) {
+  for (auto [layout, per_phase] :
+       {std::pair{SmemLayout::Swizzled, 1}, {SmemLayout::Padded, 1}, {SmemLayout::Naive, 8}}) {
     m.layout = layout;
     const auto wf = ldmatrix_wavefronts(m, MmaKind{Dtype::FP16, {}}, smem);
     INFO(to_string(layout));

@@ -43,14 +43,14 @@ TEST_CASE("sparse_mma_kind_shapes_bytes_and_metadata", "[sparse_tc]") {
 TEST_CASE("sparse_pipe_interval_per_path", "[sparse_tc]") {
   MmaPipeline pipe(a100_like());
   CHECK(pipe.initiation_interval({Dtype::FP16, {}}) == 8);
-  CHECK(pipe.initiation_interval({Dtype::FP16, {2, 4}}) == 8);   // 512 B of B, 512 bits of metadata
-  CHECK(pipe.initiation_interval({Dtype::INT8, {2, 4}}) == 8);   // 1024 bits at 128/cycle
+  CHECK(pipe.initiation_interval({Dtype::FP16, {2, 4}}) == 8);  // 512 B of B, 512 bits of metadata
+  CHECK(pipe.initiation_interval({Dtype::INT8, {2, 4}}) == 8);  // 1024 bits at 128/cycle
   CHECK(pipe.initiation_interval({Dtype::TF32, {1, 2}}) == 8);
   CHECK(pipe.initiation_interval({Dtype::FP16, {1, 4}}) == 16);  // 1024 B of B at 64 B/cycle
   CHECK(pipe.latency({Dtype::FP16, {2, 4}}) == 26);
-  MmaPipeline narrow(a100_like(64, 32));                         // a 32-bit metadata path
+  MmaPipeline narrow(a100_like(64, 32));  // a 32-bit metadata path
   CHECK(narrow.initiation_interval({Dtype::FP16, {2, 4}}) == 16);
-  MmaPipeline wide(a100_like(0, 0));                             // unlimited paths
+  MmaPipeline wide(a100_like(0, 0));  // unlimited paths
   CHECK(wide.initiation_interval({Dtype::FP16, {1, 4}}) == 8);
 }
 

@@ -1,7 +1,6 @@
 // Whole-GEMM values equal a chain of warp-level mma instructions over K, and the
 // ieee_sequential model equals a plain fp32 FMA loop.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -18,8 +17,10 @@ std::vector<std::uint32_t> random_fp16(std::size_t n, std::uint32_t seed) {
   std::mt19937 rng(seed);
   std::normal_distribution<double> dist(0.0, 1.0);
   std::vector<std::uint32_t> v(n);
-  for (auto& x : v) x = numerics::encode(FloatFormat::FP16, dist(rng), numerics::Rounding::NearestEven);
-  v[0] = numerics::encode(FloatFormat::FP16, 1.5, numerics::Rounding::NearestEven);  // never all zero
+  for (auto& x : v)
+    x = numerics::encode(FloatFormat::FP16, dist(rng), numerics::Rounding::NearestEven);
+  v[0] =
+      numerics::encode(FloatFormat::FP16, 1.5, numerics::Rounding::NearestEven);  // never all zero
   return v;
 }
 float f32(std::uint32_t bits) {
@@ -31,7 +32,9 @@ float f32(std::uint32_t bits) {
 
 TEST_CASE("gemm_values_f16_chain_of_instructions", "[functional]") {
   GemmValuesRequest r;
-  r.m = 5; r.n = 3; r.k = 40;  // K residue: 40 = 2 x 16 + 8
+  r.m = 5;
+  r.n = 3;
+  r.k = 40;  // K residue: 40 = 2 x 16 + 8
   r.k_per_instruction = 16;
   r.model = numerics::accumulation_preset("a100");
   const auto a = random_fp16(r.m * r.k, 1), b = random_fp16(r.n * r.k, 2);
@@ -53,7 +56,9 @@ TEST_CASE("gemm_values_f16_chain_of_instructions", "[functional]") {
 
 TEST_CASE("gemm_values_ieee_sequential_is_fma_loop_and_split_k_adds_partials", "[functional]") {
   GemmValuesRequest r;
-  r.m = 4; r.n = 4; r.k = 64;
+  r.m = 4;
+  r.n = 4;
+  r.k = 64;
   r.model = numerics::accumulation_preset("ieee_sequential");
   const auto a = random_fp16(r.m * r.k, 3), b = random_fp16(r.n * r.k, 4);
   r.k_per_split = 32;
@@ -71,15 +76,21 @@ TEST_CASE("gemm_values_ieee_sequential_is_fma_loop_and_split_k_adds_partials", "
 
 TEST_CASE("gemm_values_int8_exact", "[functional]") {
   GemmValuesRequest r;
-  r.m = 2; r.n = 2; r.k = 64; r.integer = true; r.k_per_instruction = 32;
+  r.m = 2;
+  r.n = 2;
+  r.k = 64;
+  r.integer = true;
+  r.k_per_instruction = 32;
   std::vector<std::uint32_t> a(r.m * r.k), b(r.n * r.k);
   for (std::size_t t = 0; t < a.size(); ++t) a[t] = std::uint32_t(std::int32_t(t % 255) - 127);
-  for (std::size_t t = 0; t < b.size(); ++t) b[t] = std::uint32_t(std::int32_t((7 * t) % 255) - 127);
+  for (std::size_t t = 0; t < b.size(); ++t)
+    b[t] = std::uint32_t(std::int32_t((7 * t) % 255) - 127);
   const auto d = gemm_values(r, a, b);
   for (int i = 0; i < r.m; ++i)
     for (int j = 0; j < r.n; ++j) {
       std::int64_t s = 0;
-      for (int k = 0; k < r.k; ++k) s += std::int64_t(std::int32_t(a[i * r.k + k])) * std::int32_t(b[j * r.k + k]);
+      for (int k = 0; k < r.k; ++k)
+        s += std::int64_t(std::int32_t(a[i * r.k + k])) * std::int32_t(b[j * r.k + k]);
       CHECK(std::int32_t(d[i * r.n + j]) == s);
     }
 }
@@ -94,7 +105,9 @@ TEST_CASE("gemm_values_dot_hook_with_factors_swapped_equals_golden", "[functiona
   for (FloatFormat f : {FloatFormat::FP16, FloatFormat::BF16}) {
     for (int split : {0, 32}) {
       GemmValuesRequest r;
-      r.m = 6; r.n = 5; r.k = 72;  // a K residue, and two split-K slices
+      r.m = 6;
+      r.n = 5;
+      r.k = 72;  // a K residue, and two split-K slices
       r.k_per_instruction = 32;
       r.k_per_split = split;
       r.format = f;
@@ -112,12 +125,18 @@ TEST_CASE("gemm_values_dot_hook_with_factors_swapped_equals_golden", "[functiona
         for (std::int64_t g = 0; g < r.k / 4; ++g) b[j * r.k + 4 * g + rng() % 2 * 2] = 0;
       const auto golden = gemm_values(r, a, b);
       r.dot.name = "golden, factors swapped";
-      r.dot.fn = [&](const DotChunk& c) { return numerics::mma_dot(f, c.w, c.x, c.k, c.c, r.model); };
+      r.dot.fn = [&](const DotChunk& c) {
+        return numerics::mma_dot(f, c.w, c.x, c.k, c.c, r.model);
+      };
       CHECK(gemm_values(r, a, b) == golden);
     }
   }
   GemmValuesRequest r;  // int8: exact, so equal by construction; the hook still sees w first
-  r.m = 3; r.n = 4; r.k = 64; r.integer = true; r.k_per_instruction = 32;
+  r.m = 3;
+  r.n = 4;
+  r.k = 64;
+  r.integer = true;
+  r.k_per_instruction = 32;
   std::vector<std::uint32_t> a(r.m * r.k), b(r.n * r.k);
   for (auto* v : {&a, &b})
     for (auto& x : *v) x = std::uint32_t(std::int32_t(rng() % 256) - 128);

@@ -2,13 +2,13 @@
 // sees as exit 2), anything else escaping a parser (another exception, a crash, a
 // sanitizer report, memory past libFuzzer's -rss_limit_mb) is a bug that the fuzzer keeps.
 #pragma once
+#include <unistd.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <unistd.h>
 
 #include "sim/core/input_error.h"
 #include "sim/core/memory_limit.h"
@@ -31,8 +31,8 @@ void refuse_only_with_input_error(F&& parse) {
 // A folder of this process's own, for targets whose parsers read files by name.
 inline std::string scratch_dir() {
   static const std::string dir = [] {
-    const auto d = std::filesystem::temp_directory_path() /
-                   ("stcsim-fuzz-" + std::to_string(::getpid()));
+    const auto d =
+        std::filesystem::temp_directory_path() / ("stcsim-fuzz-" + std::to_string(::getpid()));
     std::filesystem::create_directories(d);
     return d.string();
   }();

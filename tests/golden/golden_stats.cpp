@@ -13,22 +13,24 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 namespace {
 
 // Host-dependent entries: never part of a golden.
 bool excluded(const std::string& path) { return path == "total.wall_seconds"; }
 
-void flatten(const nlohmann::json& j, const std::string& path, std::map<std::string, std::string>& out) {
+void flatten(const nlohmann::json& j, const std::string& path,
+             std::map<std::string, std::string>& out) {
   if (j.is_object()) {
-    for (auto it = j.begin(); it != j.end(); ++it) flatten(it.value(), path.empty() ? it.key() : path + "." + it.key(), out);
+    for (auto it = j.begin(); it != j.end(); ++it)
+      flatten(it.value(), path.empty() ? it.key() : path + "." + it.key(), out);
   } else if (j.is_array()) {
     if (j.empty()) out[path] = "[]";
-    for (std::size_t i = 0; i < j.size(); ++i) flatten(j[i], path + "[" + std::to_string(i) + "]", out);
+    for (std::size_t i = 0; i < j.size(); ++i)
+      flatten(j[i], path + "[" + std::to_string(i) + "]", out);
   } else if (!excluded(path)) {
     out[path] = j.dump();
   }
@@ -46,7 +48,8 @@ std::map<std::string, std::string> read_flat(const std::string& file) {
     if (line.empty()) continue;
     const auto eq = line.find(" = ");
     if (eq == std::string::npos)
-      throw std::runtime_error(file + ":" + std::to_string(no) + ": expected 'path = value', got '" + line + "'");
+      throw std::runtime_error(file + ":" + std::to_string(no) +
+                               ": expected 'path = value', got '" + line + "'");
     m[line.substr(0, eq)] = line.substr(eq + 3);
   }
   return m;
@@ -71,7 +74,8 @@ int diff(const std::string& expected_file, const std::string& actual_file) {
       std::cout << "- " << path << " = " << v << "\n";
       ++removed;
     } else if (it->second != v) {
-      std::cout << "~ " << path << ": " << v << " -> " << it->second << relative_change(v, it->second) << "\n";
+      std::cout << "~ " << path << ": " << v << " -> " << it->second
+                << relative_change(v, it->second) << "\n";
       ++changed;
     }
   }
@@ -81,8 +85,8 @@ int diff(const std::string& expected_file, const std::string& actual_file) {
       ++added;
     }
   if (changed + added + removed == 0) return 0;
-  std::cout << changed << " changed, " << added << " added, " << removed << " removed (" << expected_file << " -> "
-            << actual_file << ")\n";
+  std::cout << changed << " changed, " << added << " added, " << removed << " removed ("
+            << expected_file << " -> " << actual_file << ")\n";
   return 1;
 }
 

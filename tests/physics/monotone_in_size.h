@@ -1,10 +1,9 @@
 // The physics check every preset shares: growing M, N or K alone (the others at 1024)
 // never makes a GEMM take fewer cycles.
 #pragma once
+#include <catch2/catch.hpp>
 #include <string>
 #include <vector>
-
-#include <catch2/catch.hpp>
 
 #include "tests/support/run_stcsim.h"
 
@@ -16,9 +15,11 @@ inline void check_time_monotone_in_mnk(const std::string& arch, const std::vecto
     for (int s : sizes) {
       int mnk[3] = {1024, 1024, 1024};
       mnk[dim] = s;
-      const std::string g = std::to_string(mnk[0]) + "x" + std::to_string(mnk[1]) + "x" + std::to_string(mnk[2]);
+      const std::string g =
+          std::to_string(mnk[0]) + "x" + std::to_string(mnk[1]) + "x" + std::to_string(mnk[2]);
       const double c = run_stats("--arch " + arch + " --gemm " + g)["ops"][0]["cycles"];
-      INFO(arch << " dim " << "MNK"[dim] << " " << g << ": " << c << " cycles, previous " << prev);
+      INFO(arch << " dim "
+                << "MNK"[dim] << " " << g << ": " << c << " cycles, previous " << prev);
       CHECK(c >= prev);
       prev = c;
     }

@@ -18,7 +18,8 @@ TEST_CASE("physics_a100_fp16_8192_cubed_within_peak_and_above_75pct", "[physics]
   CHECK(t <= peak);
   CHECK(t >= 0.75 * peak);
   CHECK(op["utilization"]["tensor"].get<double>() <= 1.0);
-  for (const char* r : {"smem", "l2", "dram", "l2_link"}) CHECK(op["utilization"][r].get<double>() <= 1.0 + 1e-9);
+  for (const char* r : {"smem", "l2", "dram", "l2_link"})
+    CHECK(op["utilization"][r].get<double>() <= 1.0 + 1e-9);
   CHECK(op["limiter"] == "tensor");
 }
 

@@ -108,7 +108,8 @@ TEST_CASE("physics_block_chooser_all_blocks_within_index_overhead_of_dense", "[p
   // With the tile left to the chooser, a map with every block present picks the dense
   // tile and costs dense plus the index fetch, for small and large blocks.
   for (const char* b : {"16x16", "32x32", "64x64"}) {
-    const auto op = run_stats(std::string("--arch a100 --gemm 1024x1024x1024 --block ") + b + "@0")["ops"][0];
+    const auto op =
+        run_stats(std::string("--arch a100 --gemm 1024x1024x1024 --block ") + b + "@0")["ops"][0];
     INFO(b << " speedup " << op["speedup_vs_dense"]);
     CHECK(op["speedup_vs_dense"].get<double>() > 0.95);
     CHECK(op["speedup_vs_dense"].get<double>() <= 1.01);
@@ -120,8 +121,10 @@ TEST_CASE("physics_block_chooser_uniform_time_never_grows_with_sparsity", "[phys
   // (co-resident CTAs shared two of four sub-core pipes).
   for (const char* b : {"32x32", "16x16"}) {
     double prev = 1e300;
-    for (const char* s : {"0", "0.03125", "0.0625", "0.09375", "0.2", "0.4", "0.6", "0.8", "0.95"}) {
-      const double c = cycles(std::string("--gemm 1024x1024x1024 --no-dense-baseline --block ") + b + "@" + s);
+    for (const char* s :
+         {"0", "0.03125", "0.0625", "0.09375", "0.2", "0.4", "0.6", "0.8", "0.95"}) {
+      const double c =
+          cycles(std::string("--gemm 1024x1024x1024 --no-dense-baseline --block ") + b + "@" + s);
       INFO(b << " sparsity " << s << " cycles " << c << " previous " << prev);
       // 0.5% slack: a tile spanning several block rows still multiplies a column one of
       // them dropped (the union), and loads the others' blocks in more, shorter runs.

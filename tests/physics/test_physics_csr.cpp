@@ -10,8 +10,10 @@
 using namespace stcsim::test;
 
 namespace {
-nlohmann::json csr_op(const std::string& gemm, const std::string& s, const std::string& extra = "") {
-  return run_stats("--arch a100 --gemm " + gemm + " --unstructured " + s + " --no-dense-baseline" + extra)["ops"][0];
+nlohmann::json csr_op(const std::string& gemm, const std::string& s,
+                      const std::string& extra = "") {
+  return run_stats("--arch a100 --gemm " + gemm + " --unstructured " + s + " --no-dense-baseline" +
+                   extra)["ops"][0];
 }
 }  // namespace
 
@@ -56,7 +58,8 @@ TEST_CASE("physics_csr_f16_2048_skewed_rows_slower_than_uniform", "[physics][csr
   const auto u = csr_op("512x2048x2048", "0.9");
   const auto s = csr_op("512x2048x2048", "0.9", " --block-dist skewed");
   INFO("uniform " << u["cycles"] << " skewed " << s["cycles"]);
-  CHECK(u["csr"]["nonzeros"].get<double>() == Approx(s["csr"]["nonzeros"].get<double>()).epsilon(0.01));
+  CHECK(u["csr"]["nonzeros"].get<double>() ==
+        Approx(s["csr"]["nonzeros"].get<double>()).epsilon(0.01));
   CHECK(s["csr"]["imbalance"].get<double>() > 2.0 * u["csr"]["imbalance"].get<double>());
   CHECK(s["cycles"].get<double>() > u["cycles"].get<double>());
 }
@@ -64,7 +67,8 @@ TEST_CASE("physics_csr_f16_2048_skewed_rows_slower_than_uniform", "[physics][csr
 TEST_CASE("physics_tc_vectors_16x1_f16_1024_dense_mask_costs_about_dense", "[physics][csr]") {
   // Every weight kept: every 16x1 vector is present, so the tensor-core vector kernel
   // runs the dense GEMM plus its index fetch.
-  const auto op = run_stats("--arch a100 --gemm 1024x1024x1024 --unstructured 0 --unstructured-kernel tc:16")["ops"][0];
+  const auto op = run_stats(
+      "--arch a100 --gemm 1024x1024x1024 --unstructured 0 --unstructured-kernel tc:16")["ops"][0];
   INFO("speedup " << op["speedup_vs_dense"]);
   CHECK(op["block_sparse"]["density"].get<double>() == Approx(1.0));
   CHECK(op["speedup_vs_dense"].get<double>() > 0.85);
@@ -72,7 +76,8 @@ TEST_CASE("physics_tc_vectors_16x1_f16_1024_dense_mask_costs_about_dense", "[phy
 }
 
 TEST_CASE("physics_unstructured_bad_kernel_is_an_input_error", "[physics][csr]") {
-  const auto r = run_stcsim("run --arch a100 --gemm 64x64x64 --unstructured 0.5 --unstructured-kernel tc:0");
+  const auto r =
+      run_stcsim("run --arch a100 --gemm 64x64x64 --unstructured 0.5 --unstructured-kernel tc:0");
   CHECK(r.status == 2);
   CHECK(r.err.find("--unstructured-kernel") != std::string::npos);
   const auto r2 = run_stcsim("run --arch a100 --gemm 64x64x64 --unstructured 0.5 --sparsity 2:4");
@@ -100,13 +105,16 @@ TEST_CASE("physics_csr_real_pruned_ppocrv4_trace_end_to_end", "[physics][csr]") 
   CHECK(on_csr == 47);
 }
 
-TEST_CASE("functional_csr_f16_values_are_an_fp32_fma_chain_on_pruned_weights", "[physics][csr][functional]") {
+TEST_CASE("functional_csr_f16_values_are_an_fp32_fma_chain_on_pruned_weights",
+          "[physics][csr][functional]") {
   // The CSR kernel accumulates in fp32 FMAs on the CUDA cores, not with the tensor
   // core's fused blocks; its weights are the mask's (90% zeros).
-  const auto op = run_stats("--arch a100 --gemm 64x96x256 --unstructured 0.9 --functional")["ops"][0];
+  const auto op =
+      run_stats("--arch a100 --gemm 64x96x256 --unstructured 0.9 --functional")["ops"][0];
   CHECK(op["functional"]["numerics"] == "ieee_sequential");
   // An fp32 chain is within a few ulps of sum |x w| of the exact result.
   CHECK(op["functional"]["max_error_in_ulps_of_abs_sum"].get<double>() < 16);
-  const auto blk = run_stats("--arch a100 --gemm 64x96x256 --block 16x16@0.5 --functional")["ops"][0];
+  const auto blk =
+      run_stats("--arch a100 --gemm 64x96x256 --block 16x16@0.5 --functional")["ops"][0];
   CHECK(blk["functional"]["numerics"] == "a100");
 }

@@ -26,7 +26,8 @@ TEST_CASE("physics_h100_bf16_8192_cubed_runs_the_wgmma_kernel_within_peak", "[ph
   CHECK(t <= peak);
   CHECK(t >= 0.80 * peak);
   CHECK(op["utilization"]["tensor"].get<double>() <= 1.0 + 1e-9);
-  for (const char* r : {"smem", "l2", "dram", "l2_link"}) CHECK(op["utilization"][r].get<double>() <= 1.0 + 1e-9);
+  for (const char* r : {"smem", "l2", "dram", "l2_link"})
+    CHECK(op["utilization"][r].get<double>() <= 1.0 + 1e-9);
 }
 
 TEST_CASE("physics_h200_memory_bound_gemm_bound_by_dram_bandwidth", "[physics][hopper]") {
@@ -44,8 +45,10 @@ TEST_CASE("physics_h200_memory_bound_gemm_bound_by_dram_bandwidth", "[physics][h
 
 TEST_CASE("physics_h100_sparse_24_never_above_2x_dense", "[physics][hopper]") {
   for (const char* g : {"4096x4096x4096", "2048x3072x768", "512x768x3072"}) {
-    const double dense = run_stats(std::string("--arch h100 --gemm ") + g + " --dtype fp16")["ops"][0]["cycles"];
-    const auto sp = run_stats(std::string("--arch h100 --gemm ") + g + " --dtype fp16 --sparsity 2:4")["ops"][0];
+    const double dense =
+        run_stats(std::string("--arch h100 --gemm ") + g + " --dtype fp16")["ops"][0]["cycles"];
+    const auto sp = run_stats(std::string("--arch h100 --gemm ") + g +
+                              " --dtype fp16 --sparsity 2:4")["ops"][0];
     CHECK(wgmma(sp));
     const double speedup = dense / sp["cycles"].get<double>();
     INFO(g << ": 2:4 speedup " << speedup);
@@ -60,12 +63,14 @@ TEST_CASE("physics_h100_time_never_decreases_as_m_n_k_grow", "[physics][hopper]"
 
 TEST_CASE("physics_hopper_schedules_and_the_ampere_kernel_on_request", "[physics][hopper]") {
   for (const char* sched : {"cooperative", "pingpong"}) {
-    const auto op = run_stats(std::string("--arch h100 --gemm 2048x2048x2048 -p mapping.schedule=") + sched)["ops"][0];
+    const auto op = run_stats(
+        std::string("--arch h100 --gemm 2048x2048x2048 -p mapping.schedule=") + sched)["ops"][0];
     CHECK(wgmma(op));
     CHECK(op["mapping"]["cta_m"].get<int>() >= 64);
     CHECK(op["tflops"].get<double>() <= op["peak_tflops"].get<double>());
   }
-  const auto amp = run_stats("--arch h100 --gemm 2048x2048x2048 -p mapping.kernel=multistage_gemm")["ops"][0];
+  const auto amp =
+      run_stats("--arch h100 --gemm 2048x2048x2048 -p mapping.kernel=multistage_gemm")["ops"][0];
   CHECK_FALSE(wgmma(amp));
   CHECK(amp["instruction"] == "fp16 m16n8k16");
   // A100 has no wgmma or TMA: auto keeps the multistage kernel.
@@ -76,8 +81,10 @@ TEST_CASE("physics_hopper_cluster_multicast_cuts_l2_reads_of_b", "[physics][hopp
   // 8192^3 bf16, 128x256 tiles: a stage is A 16 KB + B 32 KB. A cluster of two along M
   // reads each B tile from the L2 once, so L2 slice time per run drops to (16 + 16) / 48.
   auto l2_cycles = [](const std::string& cluster) {
-    const auto op = run_stats("--arch h100 --gemm 8192x8192x8192 --dtype bf16 -p mapping.cta_m=128 "
-                              "-p mapping.cta_n=256 -p mapping.schedule=cooperative -p mapping.cluster_m=" + cluster)["ops"][0];
+    const auto op = run_stats(
+        "--arch h100 --gemm 8192x8192x8192 --dtype bf16 -p mapping.cta_m=128 "
+        "-p mapping.cta_n=256 -p mapping.schedule=cooperative -p mapping.cluster_m=" +
+        cluster)["ops"][0];
     return op["utilization"]["l2"].get<double>() * op["cycles"].get<double>();
   };
   const double ratio = l2_cycles("2") / l2_cycles("1");

@@ -17,7 +17,8 @@ TEST_CASE("physics_sp24_f16_8192_cubed_speedup_in_1_to_2", "[physics][sparse]") 
   // The three factors multiply to the speedup.
   const auto& f = op["reduction_factors"];
   CHECK(f["work_reduction"].get<double>() * f["efficiency_ratio"].get<double>() *
-            f["capability_ratio"].get<double>() == Approx(s).epsilon(1e-9));
+            f["capability_ratio"].get<double>() ==
+        Approx(s).epsilon(1e-9));
   CHECK(f["work_reduction"] == Approx(2.0));
   CHECK(f["capability_ratio"] == Approx(1.0));
 }
@@ -30,7 +31,8 @@ TEST_CASE("physics_sp24_memory_bound_speedup_at_most_byte_ratio", "[physics][spa
   const double sparse_bytes = 2.0 * 8192 * 8192 * 9 / 16 + 2.0 * 8 * 8192 + 2.0 * 8 * 8192;
   const double byte_ratio = dense_bytes / sparse_bytes;  // ~16/9
   const double s = op["speedup_vs_dense"];
-  INFO("speedup " << s << " byte ratio " << byte_ratio << " dram util " << op["utilization"]["dram"]);
+  INFO("speedup " << s << " byte ratio " << byte_ratio << " dram util "
+                  << op["utilization"]["dram"]);
   CHECK(op["limiter"] == "dram");
   CHECK(op["utilization"]["dram"].get<double>() >= 0.9);
   // Both kernels stream at >= 90% of sustained DRAM bandwidth; the sparse one may use
@@ -42,7 +44,8 @@ TEST_CASE("physics_sp24_memory_bound_speedup_at_most_byte_ratio", "[physics][spa
 TEST_CASE("physics_sp24_narrow_metadata_path_lowers_speedup", "[physics][sparse]") {
   const std::string g = "--arch a100 --gemm 4096x4096x4096 --sparsity 2:4";
   const double wide = run_stats(g)["ops"][0]["speedup_vs_dense"];
-  const double narrow = run_stats(g + " -p tensor_core.metadata_bits_per_cycle=32")["ops"][0]["speedup_vs_dense"];
+  const double narrow =
+      run_stats(g + " -p tensor_core.metadata_bits_per_cycle=32")["ops"][0]["speedup_vs_dense"];
   INFO("speedup with 128-bit metadata path " << wide << ", with 32-bit " << narrow);
   CHECK(narrow < wide);
   CHECK(narrow <= 1.05);  // 512 bits per instruction over 32 bits/cycle: no faster than dense
@@ -51,11 +54,14 @@ TEST_CASE("physics_sp24_narrow_metadata_path_lowers_speedup", "[physics][sparse]
 TEST_CASE("physics_hypothetical_1_4_core_limited_by_b_selection", "[physics][sparse]") {
   const std::string g = "--arch a100 --gemm 4096x4096x4096 -p tensor_core.sparse_patterns=2:4,1:4 ";
   const auto a100_paths = run_stats(g + "--sparsity 1:4")["ops"][0];
-  const auto wide_paths = run_stats(g + "--sparsity 1:4 -p tensor_core.operand_b_bytes_per_cycle=128")["ops"][0];
-  INFO("1:4 with A100 B path " << a100_paths["speedup_vs_dense"] << ", with 128 B/cycle " << wide_paths["speedup_vs_dense"]);
+  const auto wide_paths =
+      run_stats(g + "--sparsity 1:4 -p tensor_core.operand_b_bytes_per_cycle=128")["ops"][0];
+  INFO("1:4 with A100 B path " << a100_paths["speedup_vs_dense"] << ", with 128 B/cycle "
+                               << wide_paths["speedup_vs_dense"]);
   CHECK(a100_paths["reduction_factors"]["capability_ratio"] == Approx(0.5));  // ii 16 instead of 8
   CHECK(wide_paths["reduction_factors"]["capability_ratio"] == Approx(1.0));
-  CHECK(wide_paths["speedup_vs_dense"].get<double>() > a100_paths["speedup_vs_dense"].get<double>());
+  CHECK(wide_paths["speedup_vs_dense"].get<double>() >
+        a100_paths["speedup_vs_dense"].get<double>());
   CHECK(wide_paths["speedup_vs_dense"].get<double>() <= 4.0);
 }
 

@@ -3,12 +3,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <catch2/catch.hpp>
 
 namespace stcsim::test {
 
@@ -40,7 +39,9 @@ ProcResult run_command(const std::string& cmd) {
   return r;
 }
 
-ProcResult run_stcsim(const std::string& args) { return run_command(std::string(STCSIM_BIN) + " " + args); }
+ProcResult run_stcsim(const std::string& args) {
+  return run_command(std::string(STCSIM_BIN) + " " + args);
+}
 
 nlohmann::json run_stats(const std::string& args) {
   const std::string d = temp_dir("run");

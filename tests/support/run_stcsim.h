@@ -1,8 +1,7 @@
 // Run a program in a child process and capture its exit status, stdout and stderr.
 #pragma once
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace stcsim::test {
 

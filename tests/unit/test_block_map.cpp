@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
-#include "models/sm/block_map_gen.h"
 #include "models/kernels/block_plan.h"
+#include "models/sm/block_map_gen.h"
 
 using namespace stcsim;
 

@@ -1,7 +1,6 @@
 // Every kind of config error names the file, the line, the key and the nearest valid key.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 
 #include "sim/config/config.h"
 #include "sim/core/input_error.h"
@@ -106,7 +105,8 @@ TEST_CASE("config_overrides", "[config]") {
   apply_override(c, "l2.capacity_kib=20480");
   CHECK(c.section("l2").params.get_int("capacity_kib") == 20480);
   CHECK(c.section("l2").sources.at("capacity_kib").describe() == "-p");
-  CHECK_THROWS_WITH(apply_override(c, "l2.capacity=1"), Catch::Contains("nearest valid key: 'l2.capacity_kib'"));
+  CHECK_THROWS_WITH(apply_override(c, "l2.capacity=1"),
+                    Catch::Contains("nearest valid key: 'l2.capacity_kib'"));
   CHECK_THROWS_WITH(apply_override(c, "l3.capacity_kib=1"), Catch::Contains("nearest valid: 'l2'"));
   CHECK_THROWS_WITH(apply_override(c, "l2.capacity_kib=lots"), Catch::Contains("expected int"));
   CHECK_THROWS_WITH(apply_override(c, "nonsense"), Catch::Contains("section.key=value"));
@@ -122,8 +122,10 @@ TEST_CASE("config_resolved_json_traces_every_value", "[config]") {
              Catch::Contains("presets/a100.yaml:"));
   // The line of "  ways:" in the preset text.
   const std::string& text = preset_text("a100");
-  const int line = 1 + int(std::count(text.begin(), text.begin() + text.find("\n  ways:") + 1, '\n'));
-  CHECK(j["hardware"]["l2"]["params"]["ways"]["from"] == "presets/a100.yaml:" + std::to_string(line));
+  const int line =
+      1 + int(std::count(text.begin(), text.begin() + text.find("\n  ways:") + 1, '\n'));
+  CHECK(j["hardware"]["l2"]["params"]["ways"]["from"] ==
+        "presets/a100.yaml:" + std::to_string(line));
 }
 
 TEST_CASE("config_short_yaml_names_are_files_not_presets", "[config]") {

@@ -2,9 +2,9 @@
 // vector cover of an unstructured mask, and the block chooser's panel kept K.
 #include <catch2/catch.hpp>
 
+#include "models/kernels/csr_plan.h"
 #include "models/mapping/kernel_mapping.h"
 #include "models/sm/block_map_gen.h"
-#include "models/kernels/csr_plan.h"
 
 using namespace stcsim;
 
@@ -14,7 +14,8 @@ BlockMap small_mask() {
   BlockMap m;
   m.block_rows = 6;
   m.block_cols = 8;
-  const std::vector<std::vector<int>> rows{{2}, {0, 1, 3, 5, 7}, {}, {1, 2, 3}, {6, 7}, {0, 1, 2, 3, 4, 5, 6, 7}};
+  const std::vector<std::vector<int>> rows{{2},       {0, 1, 3, 5, 7}, {},
+                                           {1, 2, 3}, {6, 7},          {0, 1, 2, 3, 4, 5, 6, 7}};
   m.row_ptr.push_back(0);
   for (const auto& r : rows) {
     m.col_idx.insert(m.col_idx.end(), r.begin(), r.end());
@@ -72,7 +73,8 @@ TEST_CASE("cover_block_map_keeps_blocks_with_any_nonzero", "[unit][csr]") {
   REQUIRE(v.block_rows == 3);
   // Rows 0-1: columns {0,1,2,3,5,7}; rows 2-3: {1,2,3}; rows 4-5: all 8.
   CHECK(v.row_ptr == std::vector<int>{0, 6, 9, 17});
-  CHECK(std::vector<int>(v.col_idx.begin(), v.col_idx.begin() + 6) == std::vector<int>{0, 1, 2, 3, 5, 7});
+  CHECK(std::vector<int>(v.col_idx.begin(), v.col_idx.begin() + 6) ==
+        std::vector<int>{0, 1, 2, 3, 5, 7});
   const BlockMap b = cover_block_map(small_mask(), 2, 4);
   CHECK(b.row_ptr == std::vector<int>{0, 2, 3, 5});
 }

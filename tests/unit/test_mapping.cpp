@@ -32,7 +32,11 @@ GemmOp gemm(std::int64_t m, std::int64_t n, std::int64_t k, Dtype dtype = Dtype:
 TEST_CASE("mapping_chooser_returns_valid_mappings", "[mapping]") {
   const auto hw = a100_like();
   for (Dtype d : kAllDtypes)
-    for (auto [m, n, k] : {std::tuple{8192, 8192, 8192}, {8192, 8, 8192}, {128, 128, 65536}, {1, 1, 1}, {4096, 768, 3072}}) {
+    for (auto [m, n, k] : {std::tuple{8192, 8192, 8192},
+                           {8192, 8, 8192},
+                           {128, 128, 65536},
+                           {1, 1, 1},
+                           {4096, 768, 3072}}) {
       INFO(to_string(d) << " " << m << "x" << n << "x" << k);
       const KernelMapping map = choose_mapping(gemm(m, n, k, d), hw, MappingRequest{});
       CHECK_NOTHROW(validate_mapping(map, hw.sm, MmaKind{d, {}}));
@@ -52,29 +56,45 @@ TEST_CASE("mapping_chooser_skinny_gemm_estimate_near_dram_bound", "[mapping]") {
 
 TEST_CASE("mapping_user_mapping_is_validated", "[mapping]") {
   MappingRequest r;
-  r.cta_m = 128; r.cta_n = 128; r.cta_k = 32; r.warp_m = 64; r.warp_n = 64; r.stages = 4;
+  r.cta_m = 128;
+  r.cta_n = 128;
+  r.cta_k = 32;
+  r.warp_m = 64;
+  r.warp_n = 64;
+  r.stages = 4;
   const auto m = choose_mapping(gemm(1024, 1024, 1024), a100_like(), r);
   CHECK(m.chosen_by == "config");
   CHECK(m.stages == 4);
   r.warp_m = 40;
-  CHECK_THROWS_WITH(choose_mapping(gemm(1024, 1024, 1024), a100_like(), r), Catch::Contains("mapping.warp_m"));
-  r.warp_m = 64; r.stages = 16;
-  CHECK_THROWS_WITH(choose_mapping(gemm(1024, 1024, 1024), a100_like(), r), Catch::Contains("mapping.stages"));
+  CHECK_THROWS_WITH(choose_mapping(gemm(1024, 1024, 1024), a100_like(), r),
+                    Catch::Contains("mapping.warp_m"));
+  r.warp_m = 64;
+  r.stages = 16;
+  CHECK_THROWS_WITH(choose_mapping(gemm(1024, 1024, 1024), a100_like(), r),
+                    Catch::Contains("mapping.stages"));
   MappingRequest partial;
   partial.cta_m = 128;
-  CHECK_THROWS_WITH(choose_mapping(gemm(64, 64, 64), a100_like(), partial), Catch::Contains("all of"));
+  CHECK_THROWS_WITH(choose_mapping(gemm(64, 64, 64), a100_like(), partial),
+                    Catch::Contains("all of"));
 }
 
 TEST_CASE("mapping_occupancy_limits", "[mapping]") {
   SmSpec sm;
   sm.smem_bytes = sm.max_smem_per_cta_bytes = 164 * 1024;
   KernelMapping m;
-  m.cta_m = 128; m.cta_n = 256; m.cta_k = 64; m.warp_m = 64; m.warp_n = 64; m.stages = 3;
+  m.cta_m = 128;
+  m.cta_n = 256;
+  m.cta_k = 64;
+  m.warp_m = 64;
+  m.warp_n = 64;
+  m.stages = 3;
   // 3 x (128+256) x 128 B = 147456 B of smem: one CTA fits in 164 KiB.
   CHECK(m.smem_bytes(MmaKind{Dtype::FP16, {}}) == 147456);
   auto o = occupancy(m, sm, MmaKind{Dtype::FP16, {}});
   CHECK(o.ctas_per_sm == 1);
-  m.cta_n = 64; m.warp_n = 32; m.stages = 2;
+  m.cta_n = 64;
+  m.warp_n = 32;
+  m.stages = 2;
   o = occupancy(m, sm, MmaKind{Dtype::FP16, {}});
   CHECK(o.ctas_per_sm >= 2);
 }

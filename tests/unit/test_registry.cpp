@@ -17,8 +17,10 @@ ParamSet defaults_for(const ComponentInfo& info) {
   const Config a100 = load_arch("a100");
   ParamSet p;
   for (const auto& d : info.params) {
-    if (d.default_value) p.set(d.key, *d.default_value);
-    else p.set(d.key, a100.section(info.kind).params.values().at(d.key));
+    if (d.default_value)
+      p.set(d.key, *d.default_value);
+    else
+      p.set(d.key, a100.section(info.kind).params.values().at(d.key));
   }
   return p;
 }
@@ -37,10 +39,22 @@ TEST_CASE("registry_every_component_builds_with_defaults", "[registry]") {
     }
     const ParamSet p = defaults_for(info);
     const BuildContext ctx{1410};
-    if (info.kind == "tensor_core") { REQUIRE(Registry<ITensorCore>::create(info.impl, p, ctx)); ++built; }
-    if (info.kind == "smem") { REQUIRE(Registry<ISharedMemory>::create(info.impl, p, ctx)); ++built; }
-    if (info.kind == "l2") { REQUIRE(Registry<IL2Cache>::create(info.impl, p, ctx)); ++built; }
-    if (info.kind == "dram") { REQUIRE(Registry<IDram>::create(info.impl, p, ctx)); ++built; }
+    if (info.kind == "tensor_core") {
+      REQUIRE(Registry<ITensorCore>::create(info.impl, p, ctx));
+      ++built;
+    }
+    if (info.kind == "smem") {
+      REQUIRE(Registry<ISharedMemory>::create(info.impl, p, ctx));
+      ++built;
+    }
+    if (info.kind == "l2") {
+      REQUIRE(Registry<IL2Cache>::create(info.impl, p, ctx));
+      ++built;
+    }
+    if (info.kind == "dram") {
+      REQUIRE(Registry<IDram>::create(info.impl, p, ctx));
+      ++built;
+    }
   }
   CHECK(built >= 4);
   for (const char* kind : {"gpu", "sm", "tensor_core", "smem", "l2", "dram", "mapping"})
@@ -49,5 +63,6 @@ TEST_CASE("registry_every_component_builds_with_defaults", "[registry]") {
 
 TEST_CASE("registry_unknown_name_lists_registered", "[registry]") {
   CHECK_THROWS_WITH(Registry<IDram>::create("ddr9", ParamSet{}), Catch::Contains("hbm"));
-  CHECK_THROWS_WITH(ComponentCatalog::instance().get("dram", "ddr9"), Catch::Contains("registered: hbm"));
+  CHECK_THROWS_WITH(ComponentCatalog::instance().get("dram", "ddr9"),
+                    Catch::Contains("registered: hbm"));
 }

@@ -109,7 +109,8 @@ TEST_CASE("bitcompare_catches_one_flipped_output_bit", "[validation][bitcapture]
 }
 
 TEST_CASE("bitcapture_categories_separate_the_presets", "[validation][bitcapture]") {
-  const auto r = compare_capture(small_capture("a100"), stcsim::numerics::accumulation_preset_names(), 0);
+  const auto r =
+      compare_capture(small_capture("a100"), stcsim::numerics::accumulation_preset_names(), 0);
   for (const PresetResult& p : r) {
     INFO(p.preset);
     for (const GroupResult& g : p.groups) {

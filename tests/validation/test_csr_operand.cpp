@@ -29,8 +29,8 @@ TEST_CASE("csr_prune_keeps_largest_per_row_in_column_order", "[validation][csr]"
       int larger_dropped = 0;
       for (int c = 0; c < cols; ++c)
         if ((w[std::size_t(r) * cols + c] & 0x7FFF) > smallest_kept &&
-            std::find(op.col_idx.begin() + op.row_ptr[r], op.col_idx.begin() + op.row_ptr[r + 1], c) ==
-                op.col_idx.begin() + op.row_ptr[r + 1])
+            std::find(op.col_idx.begin() + op.row_ptr[r], op.col_idx.begin() + op.row_ptr[r + 1],
+                      c) == op.col_idx.begin() + op.row_ptr[r + 1])
           ++larger_dropped;
       CHECK(larger_dropped == 0);
     }

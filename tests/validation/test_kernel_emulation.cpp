@@ -237,7 +237,7 @@ void check_case(const Case& c) {
 
 TEST_CASE("emulated_kernels_equal_the_functional_model_every_tile", "[validation]") {
   for (GemmKernel kind : {GemmKernel::Dense, GemmKernel::Sparse24, GemmKernel::Bsr})
-    for (const KernelTile& t : compiled_tiles(kind)) {  // BSR: also its 32x32-block tile
+    for (const KernelTile& t : compiled_tiles(kind)) {     // BSR: also its 32x32-block tile
       const int ktiles = kind == GemmKernel::Bsr ? 4 : 2;  // BSR keeps 2 of 4 blocks per row
       check_case(Case{kind, t, 2 * t.cta_m, 3 * t.cta_n, ktiles * t.cta_k,
                       kind != GemmKernel::Dense, 4, 2});
@@ -252,5 +252,6 @@ TEST_CASE("emulated_kernels_fp16_output_and_other_layouts", "[validation]") {
       check_case(Case{kind, t, 3 * t.cta_m, 2 * t.cta_n, 4 * t.cta_k, transposed, 4, 8});
     }
   const KernelTile b = compiled_tiles(GemmKernel::Bsr).back();  // 32x32 blocks
-  for (bool transposed : {false, true}) check_case(Case{GemmKernel::Bsr, b, 3 * b.cta_m, 2 * b.cta_n, 4 * b.cta_k, transposed, 2, 1});
+  for (bool transposed : {false, true})
+    check_case(Case{GemmKernel::Bsr, b, 3 * b.cta_m, 2 * b.cta_n, 4 * b.cta_k, transposed, 2, 1});
 }

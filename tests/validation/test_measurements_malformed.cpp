@@ -2,7 +2,6 @@
 // field, never a json type_error (the CI fuzzer found one: a "schema" given twice, the
 // second time as an object, escaped load_measurements as nlohmann's type_error 302).
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <fstream>
 
@@ -37,15 +36,17 @@ std::string file_with_gemm_fields(const std::string& extra) {
 
 TEST_CASE("measurements_schema_of_the_wrong_type_is_an_input_error", "[validation][measurements]") {
   // The fuzzer's input: the last "schema" wins, an object.
-  const auto p = write_temp("schema_object.json",
-                            R"({"schema": "stcsim-measemrunset/1", "schema": {"name": "x"}, "entries": []})");
+  const auto p =
+      write_temp("schema_object.json",
+                 R"({"schema": "stcsim-measemrunset/1", "schema": {"name": "x"}, "entries": []})");
   CHECK_THROWS_AS(load_measurements(p), InputError);
   CHECK_THROWS_WITH(load_measurements(p), Contains("schema_object.json"));
   // And the microbenchmark loader skips it as not one of its own.
   CHECK(load_ubench(p).empty());
 }
 
-TEST_CASE("measurements_optional_fields_of_the_wrong_type_name_the_field", "[validation][measurements]") {
+TEST_CASE("measurements_optional_fields_of_the_wrong_type_name_the_field",
+          "[validation][measurements]") {
   struct Case {
     const char* extra;
     const char* field;
@@ -66,7 +67,8 @@ TEST_CASE("measurements_optional_fields_of_the_wrong_type_name_the_field", "[val
     CHECK_THROWS_WITH(load_measurements(p), Contains(c.field) && Contains("gemms[0]"));
   }
   // The same file with well-typed fields loads.
-  const auto ok = write_temp("ok.json", file_with_gemm_fields(R"(, "dtype": "bf16", "bsr": {"block_rows": 32})"));
+  const auto ok = write_temp(
+      "ok.json", file_with_gemm_fields(R"(, "dtype": "bf16", "bsr": {"block_rows": 32})"));
   const auto files = load_measurements(ok);
   REQUIRE(files.size() == 1);
   REQUIRE(files[0].gemms.size() == 1);

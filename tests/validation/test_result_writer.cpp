@@ -55,9 +55,9 @@ TEST_CASE("writer_parts_merge_into_a_readable_measurement_file", "[validation][w
   write_part(parts, Part{0, "cusparselt", nullptr,
                          json{{"name", "g0"}, {"kernel", "cusparselt"}, {"why", "absent: x"}},
                          "absent: x", false});
-  write_part(parts, Part{2, "sp24", nullptr,
-                         json{{"name", "g2"}, {"kernel", "sp24"}, {"why", "fault: signal 11"}},
-                         "", true});
+  write_part(parts,
+             Part{2, "sp24", nullptr,
+                  json{{"name", "g2"}, {"kernel", "sp24"}, {"why", "fault: signal 11"}}, "", true});
   std::ofstream(parts + "/g00009_junk.json") << "{ not json";  // a torn file is reported
   CHECK(part_exists(parts, 0, "dense"));
   CHECK_FALSE(part_exists(parts, 1, "dense"));
@@ -122,8 +122,8 @@ TEST_CASE("isolation_crash_and_hang_cost_one_child", "[validation][isolation]") 
       progress, 0.5);
   CHECK(hang.timed_out);
   CHECK(hang.last_progress == 2);
-  const ChildOutcome thrown = run_isolated([]() -> int { throw std::runtime_error("x"); },
-                                           progress, 5);
+  const ChildOutcome thrown =
+      run_isolated([]() -> int { throw std::runtime_error("x"); }, progress, 5);
   CHECK(thrown.exited);
   CHECK(thrown.status == 70);
 }

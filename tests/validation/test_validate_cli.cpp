@@ -16,7 +16,8 @@ using namespace stcsim;
 namespace {
 const std::string kFixture =
     std::string(STCSIM_VALIDATION_FIXTURES) + "/synthetic_measurements.json";
-const std::string kUbenchFixture = std::string(STCSIM_VALIDATION_FIXTURES) + "/synthetic_ubench.json";
+const std::string kUbenchFixture =
+    std::string(STCSIM_VALIDATION_FIXTURES) + "/synthetic_ubench.json";
 
 nlohmann::json read_json(const std::string& path) {
   std::ifstream in(path);
@@ -33,7 +34,8 @@ TEST_CASE("validate_synthetic_report_and_statistics", "[cli][validation]") {
   CHECK(r.out.find("SYNTHETIC") != std::string::npos);
   CHECK(r.out.find("MAPE") != std::string::npos);
   // Block-sparse entries run the block kernel, unless their blocks exceed its maps.
-  CHECK(r.out.find("128x64 blocks: the simulator's block maps go up to 64x64") != std::string::npos);
+  CHECK(r.out.find("128x64 blocks: the simulator's block maps go up to 64x64") !=
+        std::string::npos);
   const nlohmann::json rep = read_json(out + "/report.json");
   CHECK(rep["synthetic"] == true);
   CHECK(rep["arch"] == "h100");
@@ -47,7 +49,7 @@ TEST_CASE("validate_synthetic_report_and_statistics", "[cli][validation]") {
     meas.push_back(g["measured_us"].get<double>());
     CHECK(g["sim_clock_mhz"].get<double>() > 1700);  // the observed clock, not the preset's 1830
   }
-  CHECK(simulated == 9);  // all but the BSR entry with 128x64 blocks
+  CHECK(simulated == 9);      // all but the BSR entry with 128x64 blocks
   REQUIRE(pred.size() == 6);  // dense x2, 2:4 x2, BSR 64x64, CSR
   CHECK(rep["ours"]["n"] == 6);
   CHECK(rep["vendor"]["n"] == 3);  // cuBLAS, cuSPARSELt, torch_linear
@@ -79,14 +81,16 @@ TEST_CASE("validate_ubench_figures_against_counterparts", "[cli][validation]") {
   CHECK(r.out.find("No simulated counterpart yet") != std::string::npos);
   const nlohmann::json rep = read_json(out + "/report.json");
   std::map<std::string, nlohmann::json> rows;
-  for (const auto& u : rep["ubench"]) rows[u["name"].get<std::string>() + "|" + u["metric"].get<std::string>()] = u;
+  for (const auto& u : rep["ubench"])
+    rows[u["name"].get<std::string>() + "|" + u["metric"].get<std::string>()] = u;
   REQUIRE(rows.size() == 7);
   // Throughput: the best of the benchmark's configurations.
   const auto& mma = rows.at("mma_sync_m16n8k16_f16_f32|throughput");
   CHECK(mma["measured"].get<double>() == 2000.0);
   CHECK(mma["configurations"] == 2);
-  for (const char* key : {"mma_sync_m16n8k16_f16_f32|throughput", "mma_sp_ordered_m16n8k32_f16_f32|throughput",
-                          "dram_read|bandwidth", "wgmma_m64n64k16_f16_f32|throughput"}) {
+  for (const char* key :
+       {"mma_sync_m16n8k16_f16_f32|throughput", "mma_sp_ordered_m16n8k32_f16_f32|throughput",
+        "dram_read|bandwidth", "wgmma_m64n64k16_f16_f32|throughput"}) {
     INFO(key);
     const auto& u = rows.at(key);
     REQUIRE(u["simulated"] == true);
@@ -97,7 +101,8 @@ TEST_CASE("validate_ubench_figures_against_counterparts", "[cli][validation]") {
   // The simulated mma.sp GEMM is faster than the dense one per dense-equivalent flop.
   CHECK(rows.at("mma_sp_ordered_m16n8k32_f16_f32|throughput")["predicted"].get<double>() >
         mma["predicted"].get<double>());
-  for (const char* key : {"mma_sync_m16n8k16_f16_f32|latency", "ldmatrix_x4|throughput", "dram_read|throughput"}) {
+  for (const char* key :
+       {"mma_sync_m16n8k16_f16_f32|latency", "ldmatrix_x4|throughput", "dram_read|throughput"}) {
     INFO(key);
     CHECK(rows.at(key)["simulated"] == false);
     CHECK(!rows.at(key)["why_not"].get<std::string>().empty());
@@ -106,7 +111,8 @@ TEST_CASE("validate_ubench_figures_against_counterparts", "[cli][validation]") {
   const std::string dir = test::temp_dir("validate_mixed");
   std::filesystem::copy_file(kFixture, dir + "/m.json");
   std::filesystem::copy_file(kUbenchFixture, dir + "/u.json");
-  const test::ProcResult both = test::run_stcsim("validate --measurements " + dir + " --out " + out + " -j 3");
+  const test::ProcResult both =
+      test::run_stcsim("validate --measurements " + dir + " --out " + out + " -j 3");
   INFO(both.out << both.err);
   CHECK(both.status == 0);
   CHECK(both.out.find("MAPE") != std::string::npos);

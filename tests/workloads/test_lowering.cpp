@@ -106,8 +106,8 @@ TEST_CASE("conv_grouped", "[lowering]") {
 TEST_CASE("lower_model_keeps_order_and_rescales_images", "[lowering]") {
   Model m;
   m.name = "tiny";
-  m.layers = {conv2d_layer("c1", 3, 64, 7, 2, 3, 224, 224), conv2d_layer("c2", 64, 64, 3, 2, 1, 56, 56),
-              linear("fc", 64, 10)};
+  m.layers = {conv2d_layer("c1", 3, 64, 7, 2, 3, 224, 224),
+              conv2d_layer("c2", 64, 64, 3, 2, 1, 56, 56), linear("fc", 64, 10)};
   m.layers[2].in_h = m.layers[2].in_w = 1;
   auto g = lower_model(m, opts(1));
   REQUIRE(g.size() == 3);

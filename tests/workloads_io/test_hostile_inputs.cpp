@@ -1,10 +1,9 @@
 // Hostile model files (issue 20): each of these once crashed the loader, read a file
 // outside the model's folder, overflowed the stack or truncated an earlier output. Now
 // each is a clean InputError that names the file and what was wrong.
-#include <catch2/catch.hpp>
-
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 
@@ -42,11 +41,14 @@ std::string manifest_naming(const std::string& shard) {
 
 TEST_CASE("hostile_json_number_beyond_a_double_is_an_input_error", "[hostile]") {
   // nlohmann throws out_of_range, not parse_error, for 1e999: it escaped as exit 1.
-  const Bytes st = safetensors_with_header(R"({"w": {"dtype": "F32", "shape": [1e999], "data_offsets": [0, 0]}})");
-  CHECK_THAT(input_error_of([&] { parse_safetensors(st, "big.safetensors"); }),
-             Catch::Contains("big.safetensors: byte 8") && Catch::Contains("expected a JSON header"));
-  CHECK_THAT(input_error_of([] { parse_tfjs(R"([{"paths": [], "weights": [1e999]}])", "m/model.json"); }),
-             Catch::Contains("m/model.json: byte 0") && Catch::Contains("expected JSON"));
+  const Bytes st = safetensors_with_header(
+      R"({"w": {"dtype": "F32", "shape": [1e999], "data_offsets": [0, 0]}})");
+  CHECK_THAT(
+      input_error_of([&] { parse_safetensors(st, "big.safetensors"); }),
+      Catch::Contains("big.safetensors: byte 8") && Catch::Contains("expected a JSON header"));
+  CHECK_THAT(
+      input_error_of([] { parse_tfjs(R"([{"paths": [], "weights": [1e999]}])", "m/model.json"); }),
+      Catch::Contains("m/model.json: byte 0") && Catch::Contains("expected JSON"));
 }
 
 TEST_CASE("hostile_json_nested_deeper_than_the_limit_is_refused_before_parsing", "[hostile]") {
@@ -54,11 +56,13 @@ TEST_CASE("hostile_json_nested_deeper_than_the_limit_is_refused_before_parsing",
   const std::string deep = std::string(200000, '[') + std::string(200000, ']');
   CHECK_THAT(input_error_of([&] { parse_tfjs(deep, "d/model.json"); }),
              Catch::Contains("d/model.json: byte 256") && Catch::Contains("nests deeper than 256"));
-  const Bytes st = safetensors_with_header("{\"a\": " + std::string(300, '[') + std::string(300, ']') + "}");
+  const Bytes st =
+      safetensors_with_header("{\"a\": " + std::string(300, '[') + std::string(300, ']') + "}");
   CHECK_THAT(input_error_of([&] { parse_safetensors(st, "d.safetensors"); }),
              Catch::Contains("d.safetensors: byte") && Catch::Contains("nests deeper"));
   // Brackets inside strings do not count.
-  const Bytes ok = safetensors_with_header("{\"__metadata__\": {\"k\": \"" + std::string(1000, '[') + "\"}}");
+  const Bytes ok =
+      safetensors_with_header("{\"__metadata__\": {\"k\": \"" + std::string(1000, '[') + "\"}}");
   CHECK(parse_safetensors(ok, "ok.safetensors").empty());
 }
 
@@ -74,14 +78,15 @@ TEST_CASE("hostile_tfjs_shard_paths_stay_inside_the_model_folder", "[hostile]") 
     return input_error_of([&] { load_tfjs(json); });
   };
   // Followed before: "../../dev/zero" read until memory ran out.
-  CHECK_THAT(error_for("../outside/secret.bin"),
-             Catch::Contains("model.json: byte") && Catch::Contains("'../outside/secret.bin'") &&
-                 Catch::Contains("outside"));
+  CHECK_THAT(error_for("../outside/secret.bin"), Catch::Contains("model.json: byte") &&
+                                                     Catch::Contains("'../outside/secret.bin'") &&
+                                                     Catch::Contains("outside"));
   CHECK_THAT(error_for("../../../../../../../../dev/zero"), Catch::Contains("dev/zero"));
   CHECK_THAT(error_for("/dev/zero"), Catch::Contains("absolute path"));
   // A symlink inside the folder that leads out is refused too (resolved first).
   fs::create_symlink(dir.file("outside/secret.bin"), dir.file("model/link.bin"));
-  CHECK_THAT(error_for("link.bin"), Catch::Contains("'link.bin' resolves to") && Catch::Contains("outside"));
+  CHECK_THAT(error_for("link.bin"),
+             Catch::Contains("'link.bin' resolves to") && Catch::Contains("outside"));
   // Inside, through a sub-folder and back, is fine.
   fs::create_directories(dir.file("model/sub"));
   write_file(json, manifest_naming("sub/../ok.bin"));

@@ -34,14 +34,21 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const bool more = i + 1 < argc;
-    if (a == "--out" && more) out = argv[++i];
-    else if (a == "--only" && more) only = argv[++i];
-    else if (a == "--seed" && more) seed = std::stoull(argv[++i]);
-    else if (a == "--scale" && more) scale = std::stod(argv[++i]);
-    else if (a == "--timeout" && more) timeout = std::stod(argv[++i]);
-    else if (a == "--check-gpu") check_gpu = true;
+    if (a == "--out" && more)
+      out = argv[++i];
+    else if (a == "--only" && more)
+      only = argv[++i];
+    else if (a == "--seed" && more)
+      seed = std::stoull(argv[++i]);
+    else if (a == "--scale" && more)
+      scale = std::stod(argv[++i]);
+    else if (a == "--timeout" && more)
+      timeout = std::stod(argv[++i]);
+    else if (a == "--check-gpu")
+      check_gpu = true;
     else {
-      std::cerr << "usage: stcsim_bitcapture --out FILE [--seed N] [--scale S] [--only GROUPS] [--timeout S] | --check-gpu\n";
+      std::cerr << "usage: stcsim_bitcapture --out FILE [--seed N] [--scale S] [--only GROUPS] "
+                   "[--timeout S] | --check-gpu\n";
       return 2;
     }
   }
@@ -50,7 +57,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string scratch =
-      (std::filesystem::temp_directory_path() / ("stcsim_bitcapture_" + std::to_string(::getpid()))).string();
+      (std::filesystem::temp_directory_path() / ("stcsim_bitcapture_" + std::to_string(::getpid())))
+          .string();
   std::filesystem::create_directories(scratch);
   const std::string progress = scratch + "/progress";
   json dev;
@@ -73,7 +81,8 @@ int main(int argc, char** argv) {
   int failed = 0;
   for (CaptureGroup& g : planned.groups) {
     if (g.spec.warpgroup() && !sm90) {
-      done.header["errors"].push_back({{"name", g.spec.name()}, {"why", "unsupported: needs sm_90a"}});
+      done.header["errors"].push_back(
+          {{"name", g.spec.name()}, {"why", "unsupported: needs sm_90a"}});
       continue;
     }
     const std::string part = scratch + "/part.bin";
@@ -83,7 +92,8 @@ int main(int argc, char** argv) {
         [&] {
           run_capture_group(g.spec, g.words, g.records);
           std::ofstream p(part + ".tmp", std::ios::binary);
-          p.write(reinterpret_cast<const char*>(g.words.data()), std::streamsize(g.words.size() * 4));
+          p.write(reinterpret_cast<const char*>(g.words.data()),
+                  std::streamsize(g.words.size() * 4));
           p.close();
           std::filesystem::rename(part + ".tmp", part);
           return 0;
@@ -103,6 +113,7 @@ int main(int argc, char** argv) {
   done.header["finished_utc"] = utc_now();
   write_capture(out, done);  // also when every group was left out
   std::filesystem::remove_all(scratch);
-  std::cout << "Wrote " << out << " (" << done.groups.size() << " groups, " << failed << " failed)\n";
+  std::cout << "Wrote " << out << " (" << done.groups.size() << " groups, " << failed
+            << " failed)\n";
   return failed ? 1 : 0;
 }

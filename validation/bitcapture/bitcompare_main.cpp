@@ -29,8 +29,10 @@ std::vector<std::string> split(const std::string& s) {
 }
 
 int usage() {
-  std::cerr << "usage: stcsim_bitcompare CAPTURE [--presets P,...] [--show N] [--json FILE] [--require PRESET]\n"
-               "       stcsim_bitcompare --synthesize PRESET --out FILE [--scale S] [--seed N] [--only GROUPS]\n";
+  std::cerr << "usage: stcsim_bitcompare CAPTURE [--presets P,...] [--show N] [--json FILE] "
+               "[--require PRESET]\n"
+               "       stcsim_bitcompare --synthesize PRESET --out FILE [--scale S] [--seed N] "
+               "[--only GROUPS]\n";
   return 2;
 }
 }  // namespace
@@ -45,17 +47,28 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
       const std::string a = argv[i];
       const bool more = i + 1 < argc;
-      if (a == "--presets" && more) presets = split(argv[++i]);
-      else if (a == "--show" && more) show = std::stoi(argv[++i]);
-      else if (a == "--json" && more) json_out = argv[++i];
-      else if (a == "--require" && more) require = argv[++i];
-      else if (a == "--synthesize" && more) synthesize = argv[++i];
-      else if (a == "--out" && more) out = argv[++i];
-      else if (a == "--scale" && more) scale = std::stod(argv[++i]);
-      else if (a == "--seed" && more) seed = std::stoull(argv[++i]);
-      else if (a == "--only" && more) only = argv[++i];
-      else if (a.rfind("--", 0) != 0 && capture.empty()) capture = a;
-      else return usage();
+      if (a == "--presets" && more)
+        presets = split(argv[++i]);
+      else if (a == "--show" && more)
+        show = std::stoi(argv[++i]);
+      else if (a == "--json" && more)
+        json_out = argv[++i];
+      else if (a == "--require" && more)
+        require = argv[++i];
+      else if (a == "--synthesize" && more)
+        synthesize = argv[++i];
+      else if (a == "--out" && more)
+        out = argv[++i];
+      else if (a == "--scale" && more)
+        scale = std::stod(argv[++i]);
+      else if (a == "--seed" && more)
+        seed = std::stoull(argv[++i]);
+      else if (a == "--only" && more)
+        only = argv[++i];
+      else if (a.rfind("--", 0) != 0 && capture.empty())
+        capture = a;
+      else
+        return usage();
     }
     if (!synthesize.empty()) {
       if (out.empty()) return usage();
@@ -70,13 +83,17 @@ int main(int argc, char** argv) {
       presets.push_back(require);
     const Capture c = read_capture(capture);
     if (c.header.value("synthetic", false))
-      std::cout << "SYNTHETIC capture (D from the model under " << c.header.value("d_from_model", "?")
-                << "), not a measurement\n";
+      std::cout << "SYNTHETIC capture (D from the model under "
+                << c.header.value("d_from_model", "?") << "), not a measurement\n";
     const auto results = compare_capture(c, presets, show);
     print_report(std::cout, results);
     if (!json_out.empty()) {
       std::ofstream js(json_out);
-      js << nlohmann::json{{"capture", capture}, {"header", c.header}, {"presets", to_json(results)}}.dump(1) << "\n";
+      js << nlohmann::json{{"capture", capture},
+                           {"header", c.header},
+                           {"presets", to_json(results)}}
+                .dump(1)
+         << "\n";
     }
     for (const PresetResult& p : results)
       if (p.preset == require && p.all.exact_records != p.all.records) {

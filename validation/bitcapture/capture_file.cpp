@@ -1,10 +1,11 @@
 #include "validation/bitcapture/capture_file.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
-#include <unistd.h>
 
 #include "validation/bitcapture/operand_gen.h"
 
@@ -41,12 +42,13 @@ json header_json(const Capture& c) {
                       {"k", s.k()},
                       {"records", g.records},
                       {"record_words", s.record_words()},
-                      {"fields", {{"category", 1},
-                                  {"a", s.a_words()},
-                                  {"b", s.b_words()},
-                                  {"c", s.cd_words()},
-                                  {"e", s.e_words()},
-                                  {"d", s.cd_words()}}},
+                      {"fields",
+                       {{"category", 1},
+                        {"a", s.a_words()},
+                        {"b", s.b_words()},
+                        {"c", s.cd_words()},
+                        {"e", s.e_words()},
+                        {"d", s.cd_words()}}},
                       {"offset_bytes", offset}});
     offset += std::size_t(g.records) * s.record_words() * 4;
   }
@@ -66,7 +68,8 @@ void write_capture(const std::string& path, const Capture& c) {
     out.flush();
     if (!out) throw std::runtime_error("cannot write " + tmp);
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw std::runtime_error("cannot rename " + tmp + " to " + path);
+  if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    throw std::runtime_error("cannot rename " + tmp + " to " + path);
 }
 
 Capture read_capture(const std::string& path) {
@@ -82,18 +85,21 @@ Capture read_capture(const std::string& path) {
     throw std::runtime_error(path + ": the first line is not a JSON header: " + e.what());
   }
   if (h.value("schema", "") != kSchema)
-    throw std::runtime_error(path + ": schema '" + h.value("schema", "") + "', expected " + kSchema);
+    throw std::runtime_error(path + ": schema '" + h.value("schema", "") + "', expected " +
+                             kSchema);
   for (const json& gj : h.at("groups")) {
-    CaptureGroup g{parse_group(gj.at("instruction"), gj.at("dtype"), gj.at("n")), gj.at("records"), {}};
+    CaptureGroup g{
+        parse_group(gj.at("instruction"), gj.at("dtype"), gj.at("n")), gj.at("records"), {}};
     if (gj.at("record_words").get<int>() != g.spec.record_words())
-      throw std::runtime_error(path + ": group " + g.spec.name() + " has " + gj.at("record_words").dump() +
-                               " words a record, expected " + std::to_string(g.spec.record_words()));
+      throw std::runtime_error(path + ": group " + g.spec.name() + " has " +
+                               gj.at("record_words").dump() + " words a record, expected " +
+                               std::to_string(g.spec.record_words()));
     g.words.resize(std::size_t(g.records) * g.spec.record_words());
     in.read(reinterpret_cast<char*>(g.words.data()), std::streamsize(g.words.size() * 4));
     if (std::size_t(in.gcount()) != g.words.size() * 4)
       throw std::runtime_error(path + ": group " + g.spec.name() + " is cut short (" +
-                               std::to_string(in.gcount()) + " of " + std::to_string(g.words.size() * 4) +
-                               " bytes)");
+                               std::to_string(in.gcount()) + " of " +
+                               std::to_string(g.words.size() * 4) + " bytes)");
     c.groups.push_back(std::move(g));
   }
   if (in.peek() != std::char_traits<char>::eof())

@@ -18,36 +18,42 @@ struct Offsets {
 };
 
 template <bool Bf16>
-__device__ __forceinline__ void mma_sync_f32(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2]) {
+__device__ __forceinline__ void mma_sync_f32(float (&d)[4], const std::uint32_t (&a)[4],
+                                             const std::uint32_t (&b)[2]) {
   if constexpr (Bf16)
     asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+        "{%8, %9}, "
         "{%0, %1, %2, %3};\n"
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
   else
     asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+        "{%8, %9}, "
         "{%0, %1, %2, %3};\n"
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
 template <bool Bf16>
-__device__ __forceinline__ void mma_sp_f32(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[4],
-                                           std::uint32_t e) {
+__device__ __forceinline__ void mma_sp_f32(float (&d)[4], const std::uint32_t (&a)[4],
+                                           const std::uint32_t (&b)[4], std::uint32_t e) {
   if constexpr (Bf16)
     asm volatile(
-        "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, "
+        "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32 {%0, %1, %2, "
+        "%3}, "
         "{%4, %5, %6, %7}, {%8, %9, %10, %11}, {%0, %1, %2, %3}, %12, 0x0;\n"
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(e));
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]),
+          "r"(e));
   else
     asm volatile(
         "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, "
         "{%4, %5, %6, %7}, {%8, %9, %10, %11}, {%0, %1, %2, %3}, %12, 0x0;\n"
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(e));
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]),
+          "r"(e));
 }
 
 template <bool Sparse, bool Bf16>
@@ -119,23 +125,30 @@ void run_capture_group(const GroupSpec& g, std::vector<std::uint32_t>& words, in
   std::uint32_t* dev = nullptr;
   CUDA_CHECK(cudaMalloc(&dev, words.size() * 4));
   CUDA_CHECK(cudaMemcpy(dev, words.data(), words.size() * 4, cudaMemcpyHostToDevice));
-  const Offsets o{g.record_words(), g.a_offset(), g.b_offset(), g.c_offset(), g.e_offset(), g.d_offset()};
+  const Offsets o{g.record_words(), g.a_offset(), g.b_offset(),
+                  g.c_offset(),     g.e_offset(), g.d_offset()};
   const bool bf16 = g.type == functional::MmaType::BF16;
   switch (g.instr) {
     case Instr::MmaSync:
-      bf16 ? mma_capture<false, true><<<records, 32>>>(dev, o) : mma_capture<false, false><<<records, 32>>>(dev, o);
+      bf16 ? mma_capture<false, true><<<records, 32>>>(dev, o)
+           : mma_capture<false, false><<<records, 32>>>(dev, o);
       break;
     case Instr::MmaSp:
-      bf16 ? mma_capture<true, true><<<records, 32>>>(dev, o) : mma_capture<true, false><<<records, 32>>>(dev, o);
+      bf16 ? mma_capture<true, true><<<records, 32>>>(dev, o)
+           : mma_capture<true, false><<<records, 32>>>(dev, o);
       break;
     case Instr::Wgmma:
     case Instr::WgmmaSp: {
       if (bf16) throw std::runtime_error("the capture's wgmma is f16 only");
       const bool sp = g.instr == Instr::WgmmaSp;
-      if (g.n == 8) sp ? launch_wgmma<8, true>(dev, records, o) : launch_wgmma<8, false>(dev, records, o);
-      else if (g.n == 64) sp ? launch_wgmma<64, true>(dev, records, o) : launch_wgmma<64, false>(dev, records, o);
-      else if (g.n == 256) sp ? launch_wgmma<256, true>(dev, records, o) : launch_wgmma<256, false>(dev, records, o);
-      else throw std::runtime_error("no capture kernel for " + g.name());
+      if (g.n == 8)
+        sp ? launch_wgmma<8, true>(dev, records, o) : launch_wgmma<8, false>(dev, records, o);
+      else if (g.n == 64)
+        sp ? launch_wgmma<64, true>(dev, records, o) : launch_wgmma<64, false>(dev, records, o);
+      else if (g.n == 256)
+        sp ? launch_wgmma<256, true>(dev, records, o) : launch_wgmma<256, false>(dev, records, o);
+      else
+        throw std::runtime_error("no capture kernel for " + g.name());
       break;
     }
   }

@@ -23,7 +23,8 @@ namespace {
 
 // The first differing element of a record (row-major order of the logical D), with its
 // operands, for the report.
-Mismatch describe(const GroupSpec& g, const std::uint32_t* record, const std::vector<std::uint32_t>& model_d) {
+Mismatch describe(const GroupSpec& g, const std::uint32_t* record,
+                  const std::vector<std::uint32_t>& model_d) {
   const auto captured = unpack_accumulator(g, record + g.d_offset());
   const auto model = unpack_accumulator(g, model_d.data());
   Mismatch mm;
@@ -81,7 +82,8 @@ std::vector<PresetResult> compare_capture(const Capture& c, const std::vector<st
   for (const std::string& preset : presets) {
     PresetResult pr{preset, {}, {}, {}};
     for (const CaptureGroup& g : c.groups) {
-      const auto model = numerics::accumulation_preset(preset, functional::float_format(g.spec.type));
+      const auto model =
+          numerics::accumulation_preset(preset, functional::float_format(g.spec.type));
       GroupResult gr{g.spec.name(), {}, std::vector<Tally>(kCategories)};
       int shown = 0;
       for (int r = 0; r < g.records; ++r) {
@@ -93,7 +95,8 @@ std::vector<PresetResult> compare_capture(const Capture& c, const std::vector<st
         Tally t;
         t.records = 1;
         t.elements = g.spec.cd_words();
-        for (int i = 0; i < g.spec.cd_words(); ++i) t.exact_elements += d[i] == rec[g.spec.d_offset() + i];
+        for (int i = 0; i < g.spec.cd_words(); ++i)
+          t.exact_elements += d[i] == rec[g.spec.d_offset() + i];
         t.exact_records = t.exact_elements == t.elements;
         gr.all.add(t);
         gr.by_category[rec[0]].add(t);
@@ -117,7 +120,8 @@ json to_json(const std::vector<PresetResult>& results) {
     json groups = json::array();
     for (const GroupResult& g : p.groups) {
       json cats = json::object();
-      for (int i = 0; i < kCategories; ++i) cats[to_string(Category(i))] = tally_json(g.by_category[i]);
+      for (int i = 0; i < kCategories; ++i)
+        cats[to_string(Category(i))] = tally_json(g.by_category[i]);
       groups.push_back({{"group", g.group}, {"all", tally_json(g.all)}, {"by_category", cats}});
     }
     json mm = json::array();
@@ -133,16 +137,20 @@ json to_json(const std::vector<PresetResult>& results) {
                     {"c", hex(m.c, 8)},
                     {"captured", hex(m.captured, 8)},
                     {"model", hex(m.model, 8)}});
-    out.push_back({{"preset", p.preset}, {"all", tally_json(p.all)}, {"groups", groups}, {"first_mismatches", mm}});
+    out.push_back({{"preset", p.preset},
+                   {"all", tally_json(p.all)},
+                   {"groups", groups},
+                   {"first_mismatches", mm}});
   }
   return out;
 }
 
 void print_report(std::ostream& os, const std::vector<PresetResult>& results) {
   for (const PresetResult& p : results) {
-    os << "preset " << p.preset << ": " << p.all.exact_records << "/" << p.all.records << " records exact ("
-       << percent(p.all.exact_records, p.all.records) << "), " << p.all.exact_elements << "/" << p.all.elements
-       << " elements (" << percent(p.all.exact_elements, p.all.elements) << ")\n";
+    os << "preset " << p.preset << ": " << p.all.exact_records << "/" << p.all.records
+       << " records exact (" << percent(p.all.exact_records, p.all.records) << "), "
+       << p.all.exact_elements << "/" << p.all.elements << " elements ("
+       << percent(p.all.exact_elements, p.all.elements) << ")\n";
     char line[256];
     std::snprintf(line, sizeof line, "  %-26s %11s", "group", "all");
     os << line;
@@ -152,7 +160,9 @@ void print_report(std::ostream& os, const std::vector<PresetResult>& results) {
     }
     os << "\n";
     for (const GroupResult& g : p.groups) {
-      auto cell = [](const Tally& t) { return std::to_string(t.exact_records) + "/" + std::to_string(t.records); };
+      auto cell = [](const Tally& t) {
+        return std::to_string(t.exact_records) + "/" + std::to_string(t.records);
+      };
       std::snprintf(line, sizeof line, "  %-26s %11s", g.group.c_str(), cell(g.all).c_str());
       os << line;
       for (const Tally& t : g.by_category) {
@@ -162,10 +172,10 @@ void print_report(std::ostream& os, const std::vector<PresetResult>& results) {
       os << "\n";
     }
     for (const Mismatch& m : p.first)
-      os << "  mismatch " << m.group << " record " << m.record << " (" << m.category << "), " << m.elements
-         << " elements differ; first D[" << m.row << "][" << m.col << "]: captured " << hex(m.captured, 8)
-         << ", model " << hex(m.model, 8) << "; c " << hex(m.c, 8) << ", a row " << hex_list(m.a_row)
-         << ", b col " << hex_list(m.b_col) << "\n";
+      os << "  mismatch " << m.group << " record " << m.record << " (" << m.category << "), "
+         << m.elements << " elements differ; first D[" << m.row << "][" << m.col << "]: captured "
+         << hex(m.captured, 8) << ", model " << hex(m.model, 8) << "; c " << hex(m.c, 8)
+         << ", a row " << hex_list(m.a_row) << ", b col " << hex_list(m.b_col) << "\n";
   }
 }
 

@@ -15,7 +15,7 @@ namespace stcsim::validation::bits {
 
 struct Mismatch {
   std::string group, category;
-  int record = 0, row = 0, col = 0;  // the first differing element of the record's D
+  int record = 0, row = 0, col = 0;         // the first differing element of the record's D
   std::vector<std::uint32_t> a_row, b_col;  // its operands (bit patterns, k order)
   std::uint32_t c = 0, captured = 0, model = 0;
   int elements = 0;  // differing elements in this record

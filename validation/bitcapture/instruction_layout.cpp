@@ -27,13 +27,14 @@ const char* to_string(Instr i) {
 }
 
 std::string GroupSpec::name() const {
-  return std::string(to_string(instr)) + "_m" + std::to_string(m()) + "n" + std::to_string(n) + "k" +
-         std::to_string(k()) + "_" + functional::to_string(type);
+  return std::string(to_string(instr)) + "_m" + std::to_string(m()) + "n" + std::to_string(n) +
+         "k" + std::to_string(k()) + "_" + functional::to_string(type);
 }
 
 std::string GroupSpec::ptx() const {
   const std::string t = functional::to_string(type);
-  const std::string shape = "m" + std::to_string(m()) + "n" + std::to_string(n) + "k" + std::to_string(k());
+  const std::string shape =
+      "m" + std::to_string(m()) + "n" + std::to_string(n) + "k" + std::to_string(k());
   switch (instr) {
     case Instr::MmaSync:
       return "mma.sync.aligned." + shape + ".row.col.f32." + t + "." + t + ".f32";
@@ -57,14 +58,22 @@ int GroupSpec::b_words() const {
 
 GroupSpec parse_group(const std::string& instruction, const std::string& dtype, int n) {
   GroupSpec g;
-  if (instruction == "mma_sync") g.instr = Instr::MmaSync;
-  else if (instruction == "mma_sp") g.instr = Instr::MmaSp;
-  else if (instruction == "wgmma") g.instr = Instr::Wgmma;
-  else if (instruction == "wgmma_sp") g.instr = Instr::WgmmaSp;
-  else throw std::runtime_error("unknown instruction '" + instruction + "'");
-  if (dtype == "f16") g.type = MmaType::F16;
-  else if (dtype == "bf16") g.type = MmaType::BF16;
-  else throw std::runtime_error("unknown dtype '" + dtype + "' (f16, bf16)");
+  if (instruction == "mma_sync")
+    g.instr = Instr::MmaSync;
+  else if (instruction == "mma_sp")
+    g.instr = Instr::MmaSp;
+  else if (instruction == "wgmma")
+    g.instr = Instr::Wgmma;
+  else if (instruction == "wgmma_sp")
+    g.instr = Instr::WgmmaSp;
+  else
+    throw std::runtime_error("unknown instruction '" + instruction + "'");
+  if (dtype == "f16")
+    g.type = MmaType::F16;
+  else if (dtype == "bf16")
+    g.type = MmaType::BF16;
+  else
+    throw std::runtime_error("unknown dtype '" + dtype + "' (f16, bf16)");
   const bool n_ok = g.warpgroup() ? (n >= 8 && n <= 256 && n % 8 == 0) : n == 8;
   if (!n_ok) throw std::runtime_error(instruction + " with n " + std::to_string(n));
   g.n = n;
@@ -82,7 +91,8 @@ std::vector<std::uint32_t> rows16(const std::vector<std::uint32_t>& m, int r0, i
 }
 
 // Columns c0..c0+7 of rows r0..r0+15 of a row-major matrix with `cols` columns.
-std::vector<std::uint32_t> block16x8(const std::vector<std::uint32_t>& m, int r0, int c0, int cols) {
+std::vector<std::uint32_t> block16x8(const std::vector<std::uint32_t>& m, int r0, int c0,
+                                     int cols) {
   std::vector<std::uint32_t> out;
   for (int r = 0; r < 16; ++r)
     for (int c = 0; c < 8; ++c) out.push_back(m[std::size_t(r0 + r) * cols + c0 + c]);
@@ -92,22 +102,26 @@ std::vector<std::uint32_t> block16x8(const std::vector<std::uint32_t>& m, int r0
 // Words of thread `lane` of warp `w` from a warp fragment, at `per_thread` words a thread.
 void put_fragment(const WarpFragment& f, int w, int per_thread, int first, std::uint32_t* words) {
   for (int lane = 0; lane < 32; ++lane)
-    for (int i = 0; i < f.per_lane; ++i) words[std::size_t(w * 32 + lane) * per_thread + first + i] = f.at(lane, i);
+    for (int i = 0; i < f.per_lane; ++i)
+      words[std::size_t(w * 32 + lane) * per_thread + first + i] = f.at(lane, i);
 }
 WarpFragment get_fragment(const std::uint32_t* words, int w, int per_thread, int first, int regs) {
   WarpFragment f(regs);
   for (int lane = 0; lane < 32; ++lane)
-    for (int i = 0; i < regs; ++i) f.at(lane, i) = words[std::size_t(w * 32 + lane) * per_thread + first + i];
+    for (int i = 0; i < regs; ++i)
+      f.at(lane, i) = words[std::size_t(w * 32 + lane) * per_thread + first + i];
   return f;
 }
 
 }  // namespace
 
-void pack_accumulator(const GroupSpec& g, const std::vector<std::uint32_t>& d, std::uint32_t* words) {
+void pack_accumulator(const GroupSpec& g, const std::vector<std::uint32_t>& d,
+                      std::uint32_t* words) {
   const int per_thread = g.cd_words() / g.threads();
   for (int w = 0; w < g.m() / 16; ++w)
     for (int j = 0; j < g.n / 8; ++j)
-      put_fragment(functional::cd_to_fragment(block16x8(d, 16 * w, 8 * j, g.n)), w, per_thread, 4 * j, words);
+      put_fragment(functional::cd_to_fragment(block16x8(d, 16 * w, 8 * j, g.n)), w, per_thread,
+                   4 * j, words);
 }
 
 std::vector<std::uint32_t> unpack_accumulator(const GroupSpec& g, const std::uint32_t* words) {
@@ -155,9 +169,9 @@ LogicalOperands unpack_operands(const GroupSpec& g, const std::uint32_t* record)
   for (int w = 0; w < g.m() / 16; ++w) {
     const WarpFragment a = get_fragment(record + g.a_offset(), w, 4, 0, 4);
     const auto rows = g.sparse()
-                          ? functional::sparse_a_from_fragments(ws, g.type, a,
-                                                                get_fragment(record + g.e_offset(), w, 1, 0, 1),
-                                                                0, sparse::MetadataOrder::Ordered)
+                          ? functional::sparse_a_from_fragments(
+                                ws, g.type, a, get_fragment(record + g.e_offset(), w, 1, 0, 1), 0,
+                                sparse::MetadataOrder::Ordered)
                           : functional::a_from_fragment(ws, g.type, a);
     ops.a.insert(ops.a.end(), rows.begin(), rows.end());
   }

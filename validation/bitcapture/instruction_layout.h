@@ -65,7 +65,8 @@ void pack_operands(const GroupSpec& g, const LogicalOperands& ops, std::uint32_t
 // The record's a, b, c, e words -> logical operands (InputError on bad metadata).
 LogicalOperands unpack_operands(const GroupSpec& g, const std::uint32_t* record);
 // A logical m x n D (or C) <-> its accumulator words.
-void pack_accumulator(const GroupSpec& g, const std::vector<std::uint32_t>& d, std::uint32_t* words);
+void pack_accumulator(const GroupSpec& g, const std::vector<std::uint32_t>& d,
+                      std::uint32_t* words);
 std::vector<std::uint32_t> unpack_accumulator(const GroupSpec& g, const std::uint32_t* words);
 
 }  // namespace stcsim::validation::bits

@@ -130,12 +130,14 @@ LogicalOperands make_operands(const GroupSpec& g, Category c, std::mt19937_64& r
       const int big_lo = sub ? (bf16 ? -66 : -14) : 4, big_hi = sub ? (bf16 ? -60 : -10) : 8;
       for (int kk = 0; kk + 1 < k; kk += 2) {
         for (int j = 0; j < n; ++j) {
-          B(kk, j) = sub && gen.chance(3) ? gen.input_subnormal() : gen.input(sub ? big_lo : -2, sub ? big_hi : 2);
+          B(kk, j) = sub && gen.chance(3) ? gen.input_subnormal()
+                                          : gen.input(sub ? big_lo : -2, sub ? big_hi : 2);
           B(kk + 1, j) = B(kk, j);
         }
         for (int i = 0; i < m; ++i) {
           A(i, kk) = sub && gen.chance(3) ? gen.input_subnormal() : gen.input(big_lo, big_hi);
-          A(i, kk + 1) = gen.chance(4) ? (sub ? gen.input_subnormal() : gen.input(-10, -6)) : gen.negate(A(i, kk));
+          A(i, kk + 1) = gen.chance(4) ? (sub ? gen.input_subnormal() : gen.input(-10, -6))
+                                       : gen.negate(A(i, kk));
         }
       }
       for (auto& v : ops.c)
@@ -152,12 +154,19 @@ LogicalOperands make_operands(const GroupSpec& g, Category c, std::mt19937_64& r
       for (auto& v : ops.c) v = gen.acc(-2, 12);
       break;
     case Category::InfNan:
-      for (auto& v : ops.a) v = gen.chance(12) ? gen.input_special() : bf16 && gen.chance(8) ? gen.input(60, 66) : gen.input(-6, 6);
-      for (auto& v : ops.b) v = gen.chance(12) ? gen.input_special() : bf16 && gen.chance(8) ? gen.input(60, 66) : gen.input(-6, 6);
+      for (auto& v : ops.a)
+        v = gen.chance(12)          ? gen.input_special()
+            : bf16 && gen.chance(8) ? gen.input(60, 66)
+                                    : gen.input(-6, 6);
+      for (auto& v : ops.b)
+        v = gen.chance(12)          ? gen.input_special()
+            : bf16 && gen.chance(8) ? gen.input(60, 66)
+                                    : gen.input(-6, 6);
       for (auto& v : ops.c) v = gen.chance(16) ? gen.acc_special() : gen.acc(-4, 8);
       break;
   }
-  if (g.sparse()) prune_24(ops.a, m, k, c == Category::Cancellation || c == Category::Subnormal, must, gen);
+  if (g.sparse())
+    prune_24(ops.a, m, k, c == Category::Cancellation || c == Category::Subnormal, must, gen);
   return ops;
 }
 

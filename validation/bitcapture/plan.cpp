@@ -31,7 +31,8 @@ Capture plan_capture(std::uint64_t seed, double scale, const std::string& only) 
               {"generator", "validation/bitcapture/plan.cpp (operand categories: operand_gen.h)"}};
   std::mt19937_64 rng(seed);
   for (const Planned& p : plan) {
-    if (!only.empty() && ("," + only + ",").find("," + p.spec.name() + ",") == std::string::npos) continue;
+    if (!only.empty() && ("," + only + ",").find("," + p.spec.name() + ",") == std::string::npos)
+      continue;
     CaptureGroup g{p.spec, std::max(kCategories, int(std::lround(p.records * scale))), {}};
     g.words.assign(std::size_t(g.records) * p.spec.record_words(), 0);
     for (int r = 0; r < g.records; ++r) {

@@ -21,12 +21,14 @@ std::vector<std::uint32_t> replay(const GroupSpec& g, const std::uint32_t* recor
                                   const numerics::AccumulationModel& model) {
   switch (g.instr) {
     case Instr::MmaSync:
-      return functional::mma_sync(Shape::M16N8K16, g.type, fragment(record + g.a_offset(), g.a_words()),
+      return functional::mma_sync(Shape::M16N8K16, g.type,
+                                  fragment(record + g.a_offset(), g.a_words()),
                                   fragment(record + g.b_offset(), g.b_words()),
                                   fragment(record + g.c_offset(), g.cd_words()), model)
           .regs;
     case Instr::MmaSp:
-      return functional::mma_sp(Shape::M16N8K32, g.type, fragment(record + g.a_offset(), g.a_words()),
+      return functional::mma_sp(Shape::M16N8K32, g.type,
+                                fragment(record + g.a_offset(), g.a_words()),
                                 fragment(record + g.b_offset(), g.b_words()),
                                 fragment(record + g.c_offset(), g.cd_words()),
                                 fragment(record + g.e_offset(), g.e_words()), 0, model,
@@ -38,7 +40,8 @@ std::vector<std::uint32_t> replay(const GroupSpec& g, const std::uint32_t* recor
   }
   const LogicalOperands ops = unpack_operands(g, record);
   std::vector<std::uint32_t> out(g.cd_words());
-  pack_accumulator(g, functional::mma_reference(g.type, g.m(), g.n, g.k(), ops.a, ops.b, ops.c, model),
+  pack_accumulator(g,
+                   functional::mma_reference(g.type, g.m(), g.n, g.k(), ops.a, ops.b, ops.c, model),
                    out.data());
   return out;
 }

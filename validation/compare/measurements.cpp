@@ -78,9 +78,10 @@ MeasuredGemm parse_gemm(const json& g, const std::string& where) {
     r.block_rows = optional<int>(b, "block_rows", 0, where + ".bsr");
     r.block_cols = optional<int>(b, "block_cols", 0, where + ".bsr");
     r.pruned = b.contains("sparsity") ? optional<double>(b, "sparsity", 0.0, where + ".bsr")
-                                 : 1 - optional<double>(b, "density", 1.0, where + ".bsr");
+                                      : 1 - optional<double>(b, "density", 1.0, where + ".bsr");
   }
-  if (g.contains("csr") && g.at("csr").is_object()) r.pruned = optional<double>(g.at("csr"), "sparsity", 0.0, where + ".csr");
+  if (g.contains("csr") && g.at("csr").is_object())
+    r.pruned = optional<double>(g.at("csr"), "sparsity", 0.0, where + ".csr");
   if (g.contains("check") && g.at("check").is_object()) {
     const json& c = g.at("check");
     r.check_passed = optional<bool>(c, "passed", true, where + ".check");
@@ -88,11 +89,11 @@ MeasuredGemm parse_gemm(const json& g, const std::string& where) {
     if (c.contains("numerics") && c.at("numerics").is_object() &&
         c.at("numerics").contains("presets"))
       for (const auto& [name, p] : c.at("numerics").at("presets").items())
-        r.numerics.push_back(PresetAgreementRecord{
-            name, optional<int>(p, "compared", 0, w + "." + name),
-            optional<int>(p, "exact", 0, w + "." + name),
-            optional<double>(p, "max_ulp", 0.0, w + "." + name),
-            optional<double>(p, "mean_ulp", 0.0, w + "." + name)});
+        r.numerics.push_back(
+            PresetAgreementRecord{name, optional<int>(p, "compared", 0, w + "." + name),
+                                  optional<int>(p, "exact", 0, w + "." + name),
+                                  optional<double>(p, "max_ulp", 0.0, w + "." + name),
+                                  optional<double>(p, "mean_ulp", 0.0, w + "." + name)});
   }
   return r;
 }

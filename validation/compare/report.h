@@ -49,8 +49,8 @@ struct ValidationReport {
   std::vector<std::string> files;
   std::vector<ComparedGemm> rows;
   Agreement ours, vendor;
-  std::vector<SpeedupRow>
-      speedups;  // stcsim_sp24 over stcsim_dense, cusparselt over cuBLAS(Lt), torch 2:4 over F.linear
+  std::vector<SpeedupRow> speedups;  // stcsim_sp24 over stcsim_dense, cusparselt over cuBLAS(Lt),
+                                     // torch 2:4 over F.linear
   std::vector<NumericsRow> numerics;
   bool all_checks_passed = true;
 };

@@ -24,7 +24,8 @@ std::string write_scatter_plot(const ValidationReport& r, const std::string& dir
   {
     std::ofstream dat(dir + "/scatter.dat");
     if (!dat) throw InputError(dir + "/scatter.dat: cannot write");
-    dat << "# measured_us predicted_us group(0 stcsim_dense, 1 stcsim_sp24, 2 vendor/PyTorch dense, 3 "
+    dat << "# measured_us predicted_us group(0 stcsim_dense, 1 stcsim_sp24, 2 vendor/PyTorch "
+           "dense, 3 "
            "vendor/PyTorch sparse, 4 stcsim_bsr/stcsim_csr)\n";
     for (const auto& row : r.rows)
       if (row.simulated) {
@@ -62,9 +63,12 @@ std::string write_scatter_plot(const ValidationReport& r, const std::string& dir
           "plot 'scatter.dat' using 1:(grp(0, $2)) with points pt 7 ps 1.2 title 'stcsim\\_dense', "
           "\\\n"
           "     '' using 1:(grp(1, $2)) with points pt 5 ps 1.2 title 'stcsim\\_sp24 (2:4)', \\\n"
-          "     '' using 1:(grp(2, $2)) with points pt 6 ps 1.2 title 'cuBLAS, cuBLASLt, F.linear', \\\n"
-          "     '' using 1:(grp(3, $2)) with points pt 4 ps 1.2 title 'cuSPARSELt, torch sparse', \\\n"
-          "     '' using 1:(grp(4, $2)) with points pt 9 ps 1.2 title 'stcsim\\_bsr, stcsim\\_csr', \\\n"
+          "     '' using 1:(grp(2, $2)) with points pt 6 ps 1.2 title 'cuBLAS, cuBLASLt, "
+          "F.linear', \\\n"
+          "     '' using 1:(grp(3, $2)) with points pt 4 ps 1.2 title 'cuSPARSELt, torch sparse', "
+          "\\\n"
+          "     '' using 1:(grp(4, $2)) with points pt 9 ps 1.2 title 'stcsim\\_bsr, "
+          "stcsim\\_csr', \\\n"
           "     x with lines lc rgb 'black' title 'predicted = measured', \\\n"
           "     1.15 * x with lines dt 2 lc rgb 'gray' title '+-15%', \\\n"
           "     0.85 * x with lines dt 2 lc rgb 'gray' notitle\n";

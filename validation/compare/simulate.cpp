@@ -37,10 +37,11 @@ bool simulation_args(const MeasuredGemm& g, const std::string& arch,
                      std::optional<double> clock_mhz, const std::vector<std::string>& overrides,
                      std::vector<std::string>& args, std::string& why) {
   const std::string& k = g.kernel;
-  const bool sparse24 = k == "stcsim_sp24" || k == "cusparselt" || k == "torch_24_cutlass" || k == "torch_24_cusparselt";
+  const bool sparse24 = k == "stcsim_sp24" || k == "cusparselt" || k == "torch_24_cutlass" ||
+                        k == "torch_24_cusparselt";
   const bool dense = k == "stcsim_dense" || k == "cublas" || k == "cublaslt" || k == "torch_linear";
   const bool bsr = k == "stcsim_bsr" || k == "torch_bsr";  // the block-skipping kernel
-  const bool csr = k == "stcsim_csr";                       // the row-split CSR SpMM
+  const bool csr = k == "stcsim_csr";                      // the row-split CSR SpMM
   if (!sparse24 && !dense && !bsr && !csr) {
     why = "unknown kernel '" + k + "'";
     return false;
@@ -68,9 +69,10 @@ bool simulation_args(const MeasuredGemm& g, const std::string& arch,
   // The simulator's synthetic maps keep the same count per block row (per row), as the
   // measured kernels' pruning does; which blocks are kept differs, their number does not.
   if (bsr)
-    args.insert(args.end(), {"--block", std::to_string(g.block_rows) + "x" + std::to_string(g.block_cols) + "@" +
-                                            level(g.pruned)});
-  if (csr) args.insert(args.end(), {"--unstructured", level(g.pruned), "--unstructured-kernel", "csr"});
+    args.insert(args.end(), {"--block", std::to_string(g.block_rows) + "x" +
+                                            std::to_string(g.block_cols) + "@" + level(g.pruned)});
+  if (csr)
+    args.insert(args.end(), {"--unstructured", level(g.pruned), "--unstructured-kernel", "csr"});
   auto p = [&](const std::string& kv) { args.insert(args.end(), {"-p", kv}); };
   if (g.mapping) {
     const MeasuredMapping& m = *g.mapping;
@@ -112,7 +114,8 @@ SimResult read_stats(const std::string& path) {
         hw.at("tensor_core").at("params").at("numerics").at("value").get<std::string>();
     r.dram_read_bytes = op.value("dram_read_bytes", 0.0);
     r.instruction = op.value("instruction", "");
-    r.num_sms = hw.at("gpu").at("params").value("num_sms", nlohmann::json::object()).value("value", 0);
+    r.num_sms =
+        hw.at("gpu").at("params").value("num_sms", nlohmann::json::object()).value("value", 0);
     return r;
   } catch (const nlohmann::json::exception& e) {
     throw InputError(path + ": unexpected stats.json: " + e.what());
@@ -137,8 +140,8 @@ std::vector<SimResult> run_simulations(const std::string& binary, const std::vec
       running.clear();
       std::string cmd = binary;
       for (const auto& a : job.args) cmd += " " + a;
-      throw InputError("simulation failed (" + sweep::describe_wait_status(status) + "): " + cmd + "\n" +
-                       slurp(job.out_dir + "/log.txt"));
+      throw InputError("simulation failed (" + sweep::describe_wait_status(status) + "): " + cmd +
+                       "\n" + slurp(job.out_dir + "/log.txt"));
     }
     results[idx] = read_stats(job.out_dir + "/stats.json");
   };

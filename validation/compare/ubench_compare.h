@@ -45,17 +45,20 @@ struct UbenchRow {
   double measured = 0;  // the best over the benchmark's configurations
   int configurations = 0;
   bool simulated = false;
-  std::string workload, why_not;  // the simulated counterpart, or why there is none
-  std::vector<std::string> args;  // `stcsim run` arguments of the counterpart
+  std::string workload, why_not;   // the simulated counterpart, or why there is none
+  std::vector<std::string> args;   // `stcsim run` arguments of the counterpart
   std::string expect_instruction;  // what the counterpart's stats must report (op.instruction)
-  double predicted = 0;           // in `unit`, after the simulation
-  double error_percent() const { return measured > 0 ? 100.0 * (predicted - measured) / measured : 0; }
+  double predicted = 0;            // in `unit`, after the simulation
+  double error_percent() const {
+    return measured > 0 ? 100.0 * (predicted - measured) / measured : 0;
+  }
 };
 
 // One row per (name, metric) over all files, with its counterpart's arguments when it
 // has one (arch, observed clock and -p overrides as for the GEMMs).
 std::vector<UbenchRow> ubench_rows(const std::vector<UbenchFile>& files, const std::string& arch,
-                                   std::optional<double> clock_mhz, const std::vector<std::string>& overrides);
+                                   std::optional<double> clock_mhz,
+                                   const std::vector<std::string>& overrides);
 // The row's figure from its counterpart's simulation.
 void set_prediction(UbenchRow& row, const SimResult& sim);
 

@@ -80,7 +80,8 @@ cudaError_t launch_v(const CsrSpmmLaunch& l, const CsrSpmmBuffers& b, cudaStream
 
 template <int V>
 const void* kernel_of(bool f32) {
-  return f32 ? reinterpret_cast<const void*>(csr_spmm<V, true>) : reinterpret_cast<const void*>(csr_spmm<V, false>);
+  return f32 ? reinterpret_cast<const void*>(csr_spmm<V, true>)
+             : reinterpret_cast<const void*>(csr_spmm<V, false>);
 }
 
 }  // namespace
@@ -99,8 +100,8 @@ cudaError_t launch_csr_spmm(const CsrSpmmLaunch& l, const CsrSpmmBuffers& b, cud
 }
 
 cudaError_t csr_spmm_resources(const CsrSpmmLaunch& l, int* registers, int* ctas_per_sm) {
-  const void* k = l.tile_cols == 32 ? kernel_of<1>(l.out_f32)
-                  : l.tile_cols == 64 ? kernel_of<2>(l.out_f32)
+  const void* k = l.tile_cols == 32    ? kernel_of<1>(l.out_f32)
+                  : l.tile_cols == 64  ? kernel_of<2>(l.out_f32)
                   : l.tile_cols == 128 ? kernel_of<4>(l.out_f32)
                                        : nullptr;
   if (!k) return cudaErrorInvalidValue;

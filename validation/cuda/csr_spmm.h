@@ -26,12 +26,12 @@ struct CsrSpmmLaunch {
 };
 
 struct CsrSpmmBuffers {
-  const void* values = nullptr;  // fp16, nnz
-  const int* col_idx = nullptr;  // nnz
-  const int* row_ptr = nullptr;  // n + 1
+  const void* values = nullptr;    // fp16, nnz
+  const int* col_idx = nullptr;    // nnz
+  const int* row_ptr = nullptr;    // n + 1
   const int* row_order = nullptr;  // n: the rows in launch order
-  const void* xt = nullptr;      // fp16 [K, M]
-  void* yt = nullptr;            // fp32 or fp16 [N, M]
+  const void* xt = nullptr;        // fp16 [K, M]
+  void* yt = nullptr;              // fp32 or fp16 [N, M]
 };
 
 // cudaErrorInvalidValue for a tile width other than 32/64/128 or an empty problem.

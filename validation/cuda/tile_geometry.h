@@ -89,7 +89,8 @@ STCSIM_HD constexpr int kernel_smem_bytes(GemmKernel k, int cta_m, int cta_n, in
 
 // The simulator's "swizzled" layout, from its one home (models/common/smem_swizzle.h);
 // tests/validation checks the kernels' addressing against the simulator's smem_offset.
-STCSIM_HD constexpr std::uint32_t swizzled_offset(int row, int chunk, int row_bytes, int tile_rows) {
+STCSIM_HD constexpr std::uint32_t swizzled_offset(int row, int chunk, int row_bytes,
+                                                  int tile_rows) {
   return swizzled_smem_offset(row, chunk, row_bytes, tile_rows);
 }
 

@@ -100,8 +100,7 @@ class CublasLt : public VendorGemm {
         need<decltype(&cublasLtMatmulAlgoGetHeuristic)>(lib, "cublasLtMatmulAlgoGetHeuristic");
     matmul_ = need<decltype(&cublasLtMatmul)>(lib, "cublasLtMatmul");
     destroy_ = need<decltype(&cublasLtDestroy)>(lib, "cublasLtDestroy");
-    desc_destroy_ =
-        need<decltype(&cublasLtMatmulDescDestroy)>(lib, "cublasLtMatmulDescDestroy");
+    desc_destroy_ = need<decltype(&cublasLtMatmulDescDestroy)>(lib, "cublasLtMatmulDescDestroy");
     layout_destroy_ =
         need<decltype(&cublasLtMatrixLayoutDestroy)>(lib, "cublasLtMatrixLayoutDestroy");
     auto pref_destroy =

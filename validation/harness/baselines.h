@@ -17,7 +17,7 @@ namespace stcsim::validation {
 class VendorGemm {
  public:
   virtual ~VendorGemm() = default;
-  virtual void launch(cudaStream_t s) = 0;  // throws on a library error
+  virtual void launch(cudaStream_t s) = 0;         // throws on a library error
   virtual std::string note() const { return ""; }  // how it was set up, when worth saying
 };
 

@@ -50,11 +50,13 @@ std::vector<int> row_swizzle(const std::vector<int>& row_ptr) {
 
 int csr_tile_cols_for(int m) { return m >= 128 ? 128 : m >= 64 ? 64 : 32; }
 
-std::uint32_t csr_reference_element(const CsrOperand& w, const Fp16Matrix& xt, int m, int row, int col) {
+std::uint32_t csr_reference_element(const CsrOperand& w, const Fp16Matrix& xt, int m, int row,
+                                    int col) {
   float acc = 0.0f;
   for (int i = w.row_ptr[row]; i < w.row_ptr[row + 1]; ++i) {
     const float a = float(numerics::decode(FloatFormat::FP16, w.values[i]));
-    const float x = float(numerics::decode(FloatFormat::FP16, xt[std::size_t(w.col_idx[i]) * m + col]));
+    const float x =
+        float(numerics::decode(FloatFormat::FP16, xt[std::size_t(w.col_idx[i]) * m + col]));
     acc = std::fmaf(a, x, acc);  // correctly rounded, like the GPU's FFMA
   }
   std::uint32_t bits;

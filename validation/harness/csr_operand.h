@@ -30,7 +30,8 @@ int csr_tile_cols_for(int m);
 
 // Y^T[row][col] as the kernel computes it: fp32 fmaf over the row's nonzeros in CSR
 // order, from +0 (fp32 bits). xt is X^T [K, M] row-major.
-std::uint32_t csr_reference_element(const CsrOperand& w, const Fp16Matrix& xt, int m, int row, int col);
+std::uint32_t csr_reference_element(const CsrOperand& w, const Fp16Matrix& xt, int m, int row,
+                                    int col);
 
 // X^T [K, M] of x [M, K].
 Fp16Matrix transpose(const Fp16Matrix& x, int rows, int cols);

@@ -35,8 +35,8 @@ class Nvml {
   unsigned max_sm_clock_mhz() const;                     // the board's maximum
   unsigned mem_clock_mhz() const;
   unsigned long long clock_event_reasons() const;  // why clocks are held down (bit mask)
-  unsigned power_mw() const;                        // board power, the driver's averaging
-  unsigned long long total_energy_mj() const;       // energy since the driver loaded
+  unsigned power_mw() const;                       // board power, the driver's averaging
+  unsigned long long total_energy_mj() const;      // energy since the driver loaded
   std::string driver_version() const;
 
  private:

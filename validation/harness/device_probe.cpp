@@ -22,12 +22,13 @@ int probe_device(const std::string& scratch, double timeout_s, nlohmann::json& d
         }
         cudaDeviceProp p{};
         CUDA_CHECK(cudaGetDeviceProperties(&p, 0));
-        const nlohmann::json d{{"name", p.name},
-                               {"compute_capability", std::to_string(p.major) + "." + std::to_string(p.minor)},
-                               {"sm_count", p.multiProcessorCount},
-                               {"l2_bytes", p.l2CacheSize},
-                               {"global_mem_bytes", (long long)p.totalGlobalMem},
-                               {"smem_per_block_optin", (long long)p.sharedMemPerBlockOptin}};
+        const nlohmann::json d{
+            {"name", p.name},
+            {"compute_capability", std::to_string(p.major) + "." + std::to_string(p.minor)},
+            {"sm_count", p.multiProcessorCount},
+            {"l2_bytes", p.l2CacheSize},
+            {"global_mem_bytes", (long long)p.totalGlobalMem},
+            {"smem_per_block_optin", (long long)p.sharedMemPerBlockOptin}};
         write_file_atomic(dev_file, d.dump());
         return 0;
       },

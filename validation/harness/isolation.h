@@ -10,11 +10,11 @@
 namespace stcsim::validation {
 
 struct ChildOutcome {
-  bool exited = false;   // normal exit (see status)
-  int status = 0;        // exit status when exited
-  int signal = 0;        // terminating signal otherwise
-  bool timed_out = false;  // killed by the watchdog (signal = SIGKILL)
-  int last_progress = -1;  // the last index the child wrote to the progress file, -1 none
+  bool exited = false;           // normal exit (see status)
+  int status = 0;                // exit status when exited
+  int signal = 0;                // terminating signal otherwise
+  bool timed_out = false;        // killed by the watchdog (signal = SIGKILL)
+  int last_progress = -1;        // the last index the child wrote to the progress file, -1 none
   std::string describe() const;  // "exit 0", "signal 11 (Segmentation fault)", "timeout ..."
 };
 

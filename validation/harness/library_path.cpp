@@ -33,11 +33,10 @@ std::vector<std::string> site_packages_dirs() {
     std::stringstream ss(env);
     for (std::string d; std::getline(ss, d, ':');) add_unique(dirs, d);
   }
-  std::vector<std::string> patterns = {"/usr/local/lib/python3*/dist-packages",
-                                       "/usr/local/lib/python3*/site-packages",
-                                       "/usr/lib/python3/dist-packages",
-                                       "/usr/lib/python3*/site-packages",
-                                       "/opt/conda/lib/python3*/site-packages"};
+  std::vector<std::string> patterns = {
+      "/usr/local/lib/python3*/dist-packages", "/usr/local/lib/python3*/site-packages",
+      "/usr/lib/python3/dist-packages", "/usr/lib/python3*/site-packages",
+      "/opt/conda/lib/python3*/site-packages"};
   if (const char* home = std::getenv("HOME"))
     patterns.push_back(std::string(home) + "/.local/lib/python3*/site-packages");
   if (const char* venv = std::getenv("VIRTUAL_ENV"))

@@ -6,7 +6,6 @@
 // Exit status: 0 all checks passed, 1 a kernel gave a wrong result or a process faulted,
 // 2 usage error, 77 no GPU ("skipped: no GPU", what the `gpu` ctest label expects).
 #include <cuda_runtime_api.h>
-
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -129,7 +128,8 @@ std::tuple<int, int, int> assemble(const std::string& out, const std::string& pa
   const json header = read_json_file(parts + "/header.json");
   std::vector<std::string> bad;
   const std::vector<Part> all = read_parts(parts, &bad);
-  for (const std::string& b : bad) std::cerr << "stcsim_validate_gpu: unreadable part " << b << "\n";
+  for (const std::string& b : bad)
+    std::cerr << "stcsim_validate_gpu: unreadable part " << b << "\n";
   json doc = merge_parts(header, all);
   doc["finished_utc"] = utc_now("%Y-%m-%dT%H:%M:%SZ");
   write_file_atomic(out, doc.dump(1) + "\n");
@@ -159,7 +159,8 @@ int main(int argc, char** argv) {
                  "a trace file (format 0: 'stcsim-trace 0', then 'MxNxK [dtype] [name]' lines)");
   app.add_option("--suite", suite, "a built-in list: issue7 (4096^3, 8192^3, MLP sweep)")
       ->check(CLI::IsMember({"issue7"}));
-  app.add_option("--kernels", kernels, "comma list of dense,sp24,bsr,csr,cublas,cublaslt,cusparselt")
+  app.add_option("--kernels", kernels,
+                 "comma list of dense,sp24,bsr,csr,cublas,cublaslt,cusparselt")
       ->capture_default_str();
   app.add_option("--tile", s.tile, "our kernels' tile: auto or CMxCNxCK/WMxWN/sS")
       ->capture_default_str();
@@ -169,7 +170,8 @@ int main(int argc, char** argv) {
                  "fractions of blocks the BSR kernel prunes per block row (each its own family)")
       ->delimiter(',')
       ->capture_default_str();
-  app.add_option("--csr-sparsity", csr_sparsities, "the CSR SpMM's sparsities (each its own family)")
+  app.add_option("--csr-sparsity", csr_sparsities,
+                 "the CSR SpMM's sparsities (each its own family)")
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("--warmup", s.timing.warmup, "untimed runs first")->capture_default_str();
@@ -234,11 +236,15 @@ int main(int argc, char** argv) {
     for (const char* f : kFamilies) {
       const std::string name = f;
       if (!s.kernels.count(name)) continue;
-      const std::vector<double>* levels = name == "csr" ? &csr_sparsities : name == "bsr" ? &bsr_sparsities : nullptr;
-      if (!levels) families.push_back(name);
+      const std::vector<double>* levels = name == "csr"   ? &csr_sparsities
+                                          : name == "bsr" ? &bsr_sparsities
+                                                          : nullptr;
+      if (!levels)
+        families.push_back(name);
       else
         for (double sp : *levels) {
-          if (!(sp >= 0 && sp < 1)) throw stcsim::InputError("--" + name + "-sparsity values must be in [0, 1)");
+          if (!(sp >= 0 && sp < 1))
+            throw stcsim::InputError("--" + name + "-sparsity values must be in [0, 1)");
           families.push_back(sparsity_family(name, sp));
         }
     }
@@ -322,8 +328,8 @@ int main(int argc, char** argv) {
                                       {"why", "fault: the measuring process ended with " +
                                                   o.describe() + "; the entry was dropped"}},
                                  "", false});
-          std::cerr << "  " << list[std::size_t(at)].name << " " << kernel << ": "
-                    << o.describe() << ", dropped\n";
+          std::cerr << "  " << list[std::size_t(at)].name << " " << kernel << ": " << o.describe()
+                    << ", dropped\n";
         }
         start = std::size_t(at) + 1;
       }

@@ -15,7 +15,8 @@ double family_sparsity(const std::string& family) { return std::stod(family.subs
 nlohmann::json timed(const std::function<void(cudaStream_t)>& launch, const MeasureSettings& s,
                      MeasureContext& ctx) {
   const KernelTiming t = time_kernel(launch, ctx.stream, s.timing, ctx.flush, ctx.nvml);
-  nlohmann::json j{{"time_us", to_json(t.cold)}, {"timing", to_json(t)}, {"sm_clock_mhz", t.sm_clock_mhz}};
+  nlohmann::json j{
+      {"time_us", to_json(t.cold)}, {"timing", to_json(t)}, {"sm_clock_mhz", t.sm_clock_mhz}};
   if (!t.sm_clock_mhz.is_null()) j["sm_clock_mhz_median"] = t.sm_clock_mhz["median"];
   return j;
 }

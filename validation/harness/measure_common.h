@@ -43,6 +43,7 @@ nlohmann::json entry_head(const GemmSpec& g, const char* sparsity, const std::st
 
 // One kernel family's results for one GEMM, never throwing for CUDA errors (measure_gemm
 // catches them): the CSR SpMM at `sparsity` (measure_csr.cpp).
-MeasureResult measure_csr(const GemmSpec& g, double sparsity, const MeasureSettings& s, MeasureContext& ctx);
+MeasureResult measure_csr(const GemmSpec& g, double sparsity, const MeasureSettings& s,
+                          MeasureContext& ctx);
 
 }  // namespace stcsim::validation

@@ -20,7 +20,8 @@ namespace {
 double fp16_value(std::uint16_t h) { return numerics::decode(numerics::FloatFormat::FP16, h); }
 }  // namespace
 
-MeasureResult measure_csr(const GemmSpec& g, double sparsity, const MeasureSettings& s, MeasureContext& ctx) {
+MeasureResult measure_csr(const GemmSpec& g, double sparsity, const MeasureSettings& s,
+                          MeasureContext& ctx) {
   MeasureResult r;
   const Fp16Matrix x = random_fp16(g.m, g.k, s.seed), w = random_fp16(g.n, g.k, s.seed + 1);
   const Fp16Matrix xt = transpose(x, g.m, g.k);
@@ -29,8 +30,12 @@ MeasureResult measure_csr(const GemmSpec& g, double sparsity, const MeasureSetti
   const std::size_t mn = std::size_t(g.m) * g.n;
   DeviceBuffer dy(mn * 4);
   CsrSpmmLaunch launch{g.n, g.m, g.k, csr_tile_cols_for(g.m), true};
-  const CsrSpmmBuffers buf{dvals.p, static_cast<const int*>(dcols.p), static_cast<const int*>(dptr.p),
-                           static_cast<const int*>(dorder.p), dxt.p, dy.p};
+  const CsrSpmmBuffers buf{dvals.p,
+                           static_cast<const int*>(dcols.p),
+                           static_cast<const int*>(dptr.p),
+                           static_cast<const int*>(dorder.p),
+                           dxt.p,
+                           dy.p};
   auto run = [&](bool f32, cudaStream_t st) {
     CsrSpmmLaunch l = launch;
     l.out_f32 = f32;
@@ -46,7 +51,8 @@ MeasureResult measure_csr(const GemmSpec& g, double sparsity, const MeasureSetti
   const Fp16Matrix y16 = download<std::uint16_t>(dy.p, mn);
 
   // Sampled elements: exact against the fmaf chain, relative error against double.
-  const std::vector<int> rows = sample_indices(g.n, s.samples), cols = sample_indices(g.m, s.samples);
+  const std::vector<int> rows = sample_indices(g.n, s.samples),
+                         cols = sample_indices(g.m, s.samples);
   int compared = 0, exact = 0;
   double err2 = 0, ref2 = 0;
   for (int row : rows)
@@ -76,7 +82,11 @@ MeasureResult measure_csr(const GemmSpec& g, double sparsity, const MeasureSetti
     max_row = std::max(max_row, op.row_ptr[i + 1] - op.row_ptr[i]);
   }
   json e = entry_head(g, "unstructured", "stcsim_csr");
-  e["kernel_problem"] = {{"rows", g.n}, {"tokens", g.m}, {"k", g.k}, {"a_operand", "W (CSR)"}, {"transpose_out", true}};
+  e["kernel_problem"] = {{"rows", g.n},
+                         {"tokens", g.m},
+                         {"k", g.k},
+                         {"a_operand", "W (CSR)"},
+                         {"transpose_out", true}};
   e["padding"] = nullptr;
   e["mapping"] = nullptr;
   e["csr"] = {{"sparsity", sparsity},
@@ -88,7 +98,10 @@ MeasureResult measure_csr(const GemmSpec& g, double sparsity, const MeasureSetti
               {"stage_nonzeros", kCsrStageNnz},
               {"row_order", "longest first (Sputnik row swizzle)"},
               {"pruning", "uniform rows: each keeps its largest-magnitude values"}};
-  e["resources"] = {{"registers", regs}, {"smem_bytes", kCsrWarps * kCsrStageNnz * 8}, {"threads", kCsrWarps * 32}, {"ctas_per_sm", ctas}};
+  e["resources"] = {{"registers", regs},
+                    {"smem_bytes", kCsrWarps * kCsrStageNnz * 8},
+                    {"threads", kCsrWarps * 32},
+                    {"ctas_per_sm", ctas}};
   e["check"] = {{"passed", ok},
                 {"nan_or_unwritten", nan},
                 {"f16_rounding_mismatches", f16_bad},
@@ -96,7 +109,8 @@ MeasureResult measure_csr(const GemmSpec& g, double sparsity, const MeasureSetti
                 {"fmaf_chain", {{"compared", compared}, {"exact", exact}}}};
   e.update(timed([&](cudaStream_t st) { run(false, st); }, s, ctx));
   std::cerr << "  " << g.name << " stcsim_csr " << sparsity << " cols " << launch.tile_cols << ": "
-            << e["time_us"]["median"].get<double>() << " us" << (ok ? "" : "  CHECK FAILED") << "\n";
+            << e["time_us"]["median"].get<double>() << " us" << (ok ? "" : "  CHECK FAILED")
+            << "\n";
   r.entry = e;
   return r;
 }

@@ -71,8 +71,8 @@ Fp16Matrix pad_matrix(const Fp16Matrix& a, int rows, int cols, int prows, int pc
 }
 
 // bsr_density: the fraction of blocks the BSR kernel keeps (ignored by the others).
-MeasureResult measure_ours(const GemmSpec& g, GemmKernel kind, double bsr_density, const MeasureSettings& s,
-                           MeasureContext& ctx) {
+MeasureResult measure_ours(const GemmSpec& g, GemmKernel kind, double bsr_density,
+                           const MeasureSettings& s, MeasureContext& ctx) {
   MeasureResult r;
   const bool on_w = kind != GemmKernel::Dense;
   GemmLaunch launch{kind, {}, on_w ? g.n : g.m, on_w ? g.m : g.n, g.k};
@@ -123,12 +123,9 @@ MeasureResult measure_ours(const GemmSpec& g, GemmKernel kind, double bsr_densit
     buf.bsr_row_ptr = static_cast<const int*>(row_ptr->p);
     buf.bsr_col_idx = static_cast<const int*>(col_idx->p);
     buf.b = dx.p;
-    extra = {{"block_rows", t.cta_m},
-             {"block_cols", t.cta_k},
-             {"density", bsr_density},
-             {"sparsity", 1 - bsr_density},
-             {"kept_blocks", op.kept_blocks},
-             {"total_blocks", op.total_blocks}};
+    extra = {{"block_rows", t.cta_m},         {"block_cols", t.cta_k},
+             {"density", bsr_density},        {"sparsity", 1 - bsr_density},
+             {"kept_blocks", op.kept_blocks}, {"total_blocks", op.total_blocks}};
   }
   auto run = [&](bool f32, cudaStream_t st) {
     GemmLaunch l = launch;
@@ -167,8 +164,9 @@ MeasureResult measure_ours(const GemmSpec& g, GemmKernel kind, double bsr_densit
                          {"k", launch.k},
                          {"a_operand", on_w ? "W" : "x"},
                          {"transpose_out", launch.transpose_out}};
-  e["padding"] = padded ? json{{"how", "zero rows/columns appended up to the tile; the kernel "
-                                       "runs, and the checks cover, the padded problem"},
+  e["padding"] = padded ? json{{"how",
+                                "zero rows/columns appended up to the tile; the kernel "
+                                "runs, and the checks cover, the padded problem"},
                                {"m", pm},
                                {"n", pn},
                                {"k", pk}}
@@ -233,8 +231,8 @@ MeasureResult measure_vendor(const GemmSpec& g, const std::string& lib, const Me
   e["library"] = {{"path", library_path(lib)}, {"note", v->note()}};
   e["check"] = {{"passed", ok}, {"nan_or_unwritten", nan}, {"cpu_rel_error", rel}};
   e.update(timed([&](cudaStream_t st) { v->launch(st); }, s, ctx));
-  std::cerr << "  " << g.name << " " << lib << ": " << e["time_us"]["median"].get<double>()
-            << " us" << (ok ? "" : "  CHECK FAILED") << "\n";
+  std::cerr << "  " << g.name << " " << lib << ": " << e["time_us"]["median"].get<double>() << " us"
+            << (ok ? "" : "  CHECK FAILED") << "\n";
   r.entry = e;
   return r;
 }
@@ -246,7 +244,8 @@ MeasureResult measure_gemm(const GemmSpec& g, const std::string& kernel, const M
   try {
     if (kernel == "dense") return measure_ours(g, GemmKernel::Dense, 1, s, ctx);
     if (kernel == "sp24") return measure_ours(g, GemmKernel::Sparse24, 1, s, ctx);
-    if (kernel.rfind("bsr", 0) == 0) return measure_ours(g, GemmKernel::Bsr, 1 - family_sparsity(kernel), s, ctx);
+    if (kernel.rfind("bsr", 0) == 0)
+      return measure_ours(g, GemmKernel::Bsr, 1 - family_sparsity(kernel), s, ctx);
     if (kernel.rfind("csr", 0) == 0) return measure_csr(g, family_sparsity(kernel), s, ctx);
     return measure_vendor(g, kernel, s, ctx);
   } catch (const std::runtime_error& e) {  // CUDA_CHECK, a library status, an input error

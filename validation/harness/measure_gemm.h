@@ -48,8 +48,8 @@ struct MeasureResult {
 std::string sparsity_family(const std::string& base, double sparsity);
 double family_sparsity(const std::string& family);  // "csr98" -> 0.98
 
-// `kernel` is one family name (bsr, csr: sparsity_family's); never throws for a CUDA or library error (the result
-// says so), only for bugs.
+// `kernel` is one family name (bsr, csr: sparsity_family's); never throws for a CUDA or library
+// error (the result says so), only for bugs.
 MeasureResult measure_gemm(const GemmSpec& g, const std::string& kernel, const MeasureSettings& s,
                            MeasureContext& ctx);
 

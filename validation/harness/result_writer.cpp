@@ -48,12 +48,8 @@ std::string part_file_name(int gemm_index, const std::string& kernel) {
 }
 
 void write_part(const std::string& parts_dir, const Part& p) {
-  json j{{"gemm_index", p.gemm_index},
-         {"kernel", p.kernel},
-         {"entry", p.entry},
-         {"skipped", p.skipped},
-         {"baseline", p.baseline},
-         {"check_failed", p.check_failed}};
+  json j{{"gemm_index", p.gemm_index}, {"kernel", p.kernel},     {"entry", p.entry},
+         {"skipped", p.skipped},       {"baseline", p.baseline}, {"check_failed", p.check_failed}};
   write_file_atomic(parts_dir + "/" + part_file_name(p.gemm_index, p.kernel), j.dump(1) + "\n");
 }
 

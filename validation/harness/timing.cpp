@@ -113,14 +113,10 @@ json to_json(const TimingStats& t) {
 }
 
 json to_json(const KernelTiming& t) {
-  return {{"method", t.method},
-          {"launches_per_sample", t.launches_per_sample},
-          {"cold_us", to_json(t.cold)},
-          {"warm_us", to_json(t.warm)},
-          {"flush_us", to_json(t.flush)},
-          {"single_launch_event_us", to_json(t.single)},
-          {"power_w", t.power_w},
-          {"energy", t.energy}};
+  return {{"method", t.method},           {"launches_per_sample", t.launches_per_sample},
+          {"cold_us", to_json(t.cold)},   {"warm_us", to_json(t.warm)},
+          {"flush_us", to_json(t.flush)}, {"single_launch_event_us", to_json(t.single)},
+          {"power_w", t.power_w},         {"energy", t.energy}};
 }
 
 KernelTiming time_kernel(const std::function<void(cudaStream_t)>& launch, cudaStream_t stream,
@@ -195,8 +191,9 @@ KernelTiming time_kernel(const std::function<void(cudaStream_t)>& launch, cudaSt
       launches += r;
       if (launches % (8 * r) == 0) {
         CUDA_CHECK(cudaStreamSynchronize(stream));
-        elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                         .count();
+        elapsed_ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
       }
     }
     CUDA_CHECK(cudaStreamSynchronize(stream));

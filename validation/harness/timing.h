@@ -54,7 +54,7 @@ struct TimingSettings {
 struct KernelTiming {
   TimingStats cold, warm, flush, single;
   int launches_per_sample = 1;
-  std::string method;  // "cuda_graph" or "stream"
+  std::string method;                            // "cuda_graph" or "stream"
   nlohmann::json sm_clock_mhz, power_w, energy;  // null when NVML is absent
 };
 nlohmann::json to_json(const KernelTiming& t);

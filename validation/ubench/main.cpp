@@ -17,11 +17,11 @@
 #include "validation/ubench/ubench.h"
 
 using namespace stcsim::ubench;
+using nlohmann::json;
 using stcsim::validation::probe_device;
 using stcsim::validation::run_isolated;
 using stcsim::validation::utc_now;
 using stcsim::validation::write_file_atomic;
-using nlohmann::json;
 
 namespace stcsim::ubench {
 json to_json(const Result& r) {
@@ -29,9 +29,9 @@ json to_json(const Result& r) {
   std::sort(s.begin(), s.end());
   const std::size_t n = s.size();
   const double median = n == 0 ? 0 : n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-  return {{"name", r.name},     {"metric", r.metric}, {"unit", r.unit},
-          {"value", median},    {"min", n ? s.front() : 0}, {"max", n ? s.back() : 0},
-          {"samples", r.samples}, {"params", r.params}, {"what", r.what}};
+  return {{"name", r.name},       {"metric", r.metric},       {"unit", r.unit},
+          {"value", median},      {"min", n ? s.front() : 0}, {"max", n ? s.back() : 0},
+          {"samples", r.samples}, {"params", r.params},       {"what", r.what}};
 }
 }  // namespace stcsim::ubench
 
@@ -41,12 +41,17 @@ int main(int argc, char** argv) {
   double timeout = 60;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--out" && i + 1 < argc) out = argv[++i];
-    else if (a == "--only" && i + 1 < argc) only = argv[++i];
-    else if (a == "--timeout" && i + 1 < argc) timeout = std::stod(argv[++i]);
-    else if (a == "--check-gpu") check_gpu = true;
+    if (a == "--out" && i + 1 < argc)
+      out = argv[++i];
+    else if (a == "--only" && i + 1 < argc)
+      only = argv[++i];
+    else if (a == "--timeout" && i + 1 < argc)
+      timeout = std::stod(argv[++i]);
+    else if (a == "--check-gpu")
+      check_gpu = true;
     else {
-      std::cerr << "usage: stcsim_ubench --out FILE.json [--only GROUP,...] [--timeout S] | --check-gpu\n";
+      std::cerr << "usage: stcsim_ubench --out FILE.json [--only GROUP,...] [--timeout S] | "
+                   "--check-gpu\n";
       return 2;
     }
   }
@@ -57,9 +62,9 @@ int main(int argc, char** argv) {
   std::vector<Bench> benches = mma_benches();
   for (auto* group : {&wgmma_benches, &memory_benches})
     for (Bench& b : (*group)()) benches.push_back(b);
-  const std::string scratch = (std::filesystem::temp_directory_path() /
-                               ("stcsim_ubench_" + std::to_string(::getpid())))
-                                  .string();
+  const std::string scratch =
+      (std::filesystem::temp_directory_path() / ("stcsim_ubench_" + std::to_string(::getpid())))
+          .string();
   std::filesystem::create_directories(scratch);
   const std::string progress = scratch + "/progress";
   json dj;
@@ -78,7 +83,7 @@ int main(int argc, char** argv) {
   std::string command;
   for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
   json doc{{"schema", "stcsim-ubench/1"}, {"synthetic", false}, {"command", command},
-           {"created_utc", utc_now()}, {"device", dj}, {"results", json::array()},
+           {"created_utc", utc_now()},    {"device", dj},       {"results", json::array()},
            {"errors", json::array()}};
   int failed = 0;
   for (const Bench& b : benches) {

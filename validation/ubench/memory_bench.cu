@@ -39,14 +39,19 @@ __global__ void smem_loop(int iters, long long* clocks, unsigned* sink) {
   for (int it = 0; it < iters; ++it) {
     std::uint32_t r0 = 0, r1 = 0, r2 = 0, r3 = 0;
     if constexpr (kind == 0)
-      asm volatile("ld.shared.v4.u32 {%0,%1,%2,%3}, [%4];\n" : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(addr));
+      asm volatile("ld.shared.v4.u32 {%0,%1,%2,%3}, [%4];\n"
+                   : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
+                   : "r"(addr));
     if constexpr (kind == 1)
       asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];\n" : "=r"(r0) : "r"(addr));
     if constexpr (kind == 2)
-      asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n" : "=r"(r0), "=r"(r1) : "r"(addr));
+      asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n"
+                   : "=r"(r0), "=r"(r1)
+                   : "r"(addr));
     if constexpr (kind == 4)
       asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                   : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(addr));
+                   : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
+                   : "r"(addr));
     acc ^= r0 ^ r1 ^ r2 ^ r3;
     addr ^= 512;  // alternate between two conflict-free windows
   }
@@ -59,10 +64,12 @@ __global__ void cp_async_loop(const char* src, long long src_bytes, int iters, l
   __shared__ __align__(128) char buf[32768];
   __shared__ long long t0, t1;
   cta_clock_begin(t0, t1);
-  const std::uint32_t dst = static_cast<std::uint32_t>(__cvta_generic_to_shared(buf)) + threadIdx.x * 16 % 32768;
+  const std::uint32_t dst =
+      static_cast<std::uint32_t>(__cvta_generic_to_shared(buf)) + threadIdx.x * 16 % 32768;
   const long long start = clock64();
   for (int it = 0; it < iters; ++it) {
-    const long long off = ((long long)(blockIdx.x * iters + it) * 32768 + threadIdx.x * 16) % src_bytes;
+    const long long off =
+        ((long long)(blockIdx.x * iters + it) * 32768 + threadIdx.x * 16) % src_bytes;
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src + off));
     asm volatile("cp.async.commit_group;\n" ::);
     if (it % 8 == 7) asm volatile("cp.async.wait_group 0;\n" ::);
@@ -81,7 +88,8 @@ __global__ void bulk_copy_loop(const char* src, long long src_bytes, int iters, 
   __shared__ long long t0, t1;
   if (threadIdx.x == 0)
     for (int s = 0; s < 2; ++s)
-      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(static_cast<std::uint32_t>(__cvta_generic_to_shared(&bar[s]))));
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(
+          static_cast<std::uint32_t>(__cvta_generic_to_shared(&bar[s]))));
   asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   cta_clock_begin(t0, t1);
   const long long start = clock64();
@@ -92,21 +100,23 @@ __global__ void bulk_copy_loop(const char* src, long long src_bytes, int iters, 
       if (it >= 2) {  // wait for the copy that used this buffer (phase of use it/2 - 1)
         const std::uint32_t phase = ((it / 2) - 1) & 1;
         asm volatile(
-            "{\n.reg .pred p;\nW: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n@!p bra W;\n}\n" ::"r"(b),
+            "{\n.reg .pred p;\nW: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n@!p bra "
+            "W;\n}\n" ::"r"(b),
             "r"(phase));
       }
       const long long off = ((long long)(blockIdx.x * iters + it) * 16384) % src_bytes;
       asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 16384;\n" ::"r"(b));
       asm volatile(
-          "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], 16384, [%2];\n" ::"r"(
-              static_cast<std::uint32_t>(__cvta_generic_to_shared(buf[s]))),
+          "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], 16384, "
+          "[%2];\n" ::"r"(static_cast<std::uint32_t>(__cvta_generic_to_shared(buf[s]))),
           "l"(src + off), "r"(b)
           : "memory");
     }
     for (int it = iters > 2 ? iters - 2 : 0; it < iters; ++it) {
       const std::uint32_t b = static_cast<std::uint32_t>(__cvta_generic_to_shared(&bar[it & 1]));
       asm volatile(
-          "{\n.reg .pred p;\nW2: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n@!p bra W2;\n}\n" ::"r"(b),
+          "{\n.reg .pred p;\nW2: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n@!p bra "
+          "W2;\n}\n" ::"r"(b),
           "r"((it / 2) & 1));
     }
   }
@@ -115,13 +125,15 @@ __global__ void bulk_copy_loop(const char* src, long long src_bytes, int iters, 
 #endif
 }
 
-__global__ void read_loop(const uint4* p, long long n, int passes, unsigned* sink, long long* clocks) {
+__global__ void read_loop(const uint4* p, long long n, int passes, unsigned* sink,
+                          long long* clocks) {
   __shared__ long long t0, t1;
   cta_clock_begin(t0, t1);
   unsigned acc = 0;
   const long long start = clock64();
   for (int k = 0; k < passes; ++k)
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+         i += (long long)gridDim.x * blockDim.x) {
       const uint4 v = __ldcg(p + i);
       acc ^= v.x ^ v.y ^ v.z ^ v.w;
     }
@@ -143,8 +155,8 @@ __global__ void chase(const unsigned* next, int steps, long long* out, unsigned*
 }
 
 // Per line: a line that points to itself, chased `steps` times from L2 (ld.cg).
-__global__ void line_latency(const unsigned* buf, const unsigned* lines, int n_lines, int steps, float* out,
-                             unsigned* smid) {
+__global__ void line_latency(const unsigned* buf, const unsigned* lines, int n_lines, int steps,
+                             float* out, unsigned* smid) {
   unsigned sm;
   asm volatile("mov.u32 %0, %%smid;\n" : "=r"(sm));
   *smid = sm;
@@ -180,13 +192,15 @@ struct Scratch {
 template <int kind>
 std::vector<Result> run_smem(const Device& dev, const char* name, double bytes_per_warp_op) {
   Scratch s(dev.sm_count);
-  Result r{name, "throughput", "B/clk/SM", "every SM, 1 CTA of 1024 threads, conflict-free addresses"};
+  Result r{name, "throughput", "B/clk/SM",
+           "every SM, 1 CTA of 1024 threads, conflict-free addresses"};
   const int iters = 4096;
   r.params = {{"threads", 1024}, {"iterations", iters}};
   for (int rep = 0; rep < 5; ++rep) {
     smem_loop<kind><<<dev.sm_count, 1024>>>(iters, s.clocks, s.sink);
     CUDA_CHECK(cudaGetLastError());
-    for (long long c : s.get(dev.sm_count)) r.samples.push_back(bytes_per_warp_op * 32 * iters / double(c));
+    for (long long c : s.get(dev.sm_count))
+      r.samples.push_back(bytes_per_warp_op * 32 * iters / double(c));
   }
   return {r};
 }
@@ -222,30 +236,36 @@ std::vector<Result> run_copy_engines(const Device& dev) {
   std::vector<Result> out;
   {
     const int iters = 2048, threads = 256;
-    Result gbs{"cp_async_16B_dram", "bandwidth", "GB/s", "every SM, 256 threads, 16 B cp.async.cg into shared"};
+    Result gbs{"cp_async_16B_dram", "bandwidth", "GB/s",
+               "every SM, 256 threads, 16 B cp.async.cg into shared"};
     Result per{"cp_async_16B_dram", "throughput", "B/clk/SM", gbs.what};
-    gbs.params = per.params = {{"threads", threads}, {"iterations", iters}, {"source_bytes", src_bytes}};
+    gbs.params =
+        per.params = {{"threads", threads}, {"iterations", iters}, {"source_bytes", src_bytes}};
     for (int rep = 0; rep < 5; ++rep) {
       const double us = event_us([&] {
-        cp_async_loop<<<dev.sm_count, threads>>>(static_cast<const char*>(src.p), src_bytes, iters, s.clocks);
+        cp_async_loop<<<dev.sm_count, threads>>>(static_cast<const char*>(src.p), src_bytes, iters,
+                                                 s.clocks);
       });
       CUDA_CHECK(cudaGetLastError());
       const double bytes = double(dev.sm_count) * threads * 16.0 * iters;
       gbs.samples.push_back(bytes / us * 1e-3);
-      for (long long c : s.get(dev.sm_count)) per.samples.push_back(threads * 16.0 * iters / double(c));
+      for (long long c : s.get(dev.sm_count))
+        per.samples.push_back(threads * 16.0 * iters / double(c));
     }
     out.push_back(gbs);
     out.push_back(per);
   }
   if (dev.cc_major >= 9) {
     const int iters = 1024;
-    Result gbs{"bulk_copy_16KiB_dram", "bandwidth", "GB/s",
-               "every SM, one thread issuing cp.async.bulk of 16 KiB to shared, 2 in flight, mbarrier"};
+    Result gbs{
+        "bulk_copy_16KiB_dram", "bandwidth", "GB/s",
+        "every SM, one thread issuing cp.async.bulk of 16 KiB to shared, 2 in flight, mbarrier"};
     Result per{"bulk_copy_16KiB_dram", "throughput", "B/clk/SM", gbs.what};
     gbs.params = per.params = {{"iterations", iters}, {"source_bytes", src_bytes}};
     for (int rep = 0; rep < 5; ++rep) {
       const double us = event_us([&] {
-        bulk_copy_loop<<<dev.sm_count, 32>>>(static_cast<const char*>(src.p), src_bytes, iters, s.clocks);
+        bulk_copy_loop<<<dev.sm_count, 32>>>(static_cast<const char*>(src.p), src_bytes, iters,
+                                             s.clocks);
       });
       CUDA_CHECK(cudaGetLastError());
       gbs.samples.push_back(double(dev.sm_count) * 16384.0 * iters / us * 1e-3);
@@ -276,12 +296,14 @@ std::vector<Result> run_bandwidth(const Device& dev) {
     Result gbs{name, "bandwidth", "GB/s", "every SM, 4 CTAs of 512 threads, 16 B ld.global.cg"};
     Result per{name, "throughput", "B/clk/SM", gbs.what};
     gbs.params = per.params = {{"bytes", bytes}, {"passes", passes}};
-    read_loop<<<ctas, 512>>>(static_cast<const uint4*>(buf.p), bytes / 16, 1, s.sink, s.clocks);  // warm
+    read_loop<<<ctas, 512>>>(static_cast<const uint4*>(buf.p), bytes / 16, 1, s.sink,
+                             s.clocks);  // warm
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     for (int rep = 0; rep < 5; ++rep) {
       const double us = event_us([&] {
-        read_loop<<<ctas, 512>>>(static_cast<const uint4*>(buf.p), bytes / 16, passes, s.sink, s.clocks);
+        read_loop<<<ctas, 512>>>(static_cast<const uint4*>(buf.p), bytes / 16, passes, s.sink,
+                                 s.clocks);
       });
       CUDA_CHECK(cudaGetLastError());
       gbs.samples.push_back(double(bytes) * passes / us * 1e-3);
@@ -324,7 +346,9 @@ std::vector<Result> run_latency(const Device& dev) {
     CUDA_CHECK(cudaMemcpy(buf.p, next.data(), next.size() * 4, cudaMemcpyHostToDevice));
     Result r{l.name, "latency", "clk", "one thread, dependent loads along a random chain"};
     const int steps = 4096;
-    r.params = {{"footprint_bytes", l.bytes}, {"stride_bytes", l.stride}, {"load", l.cached ? "ld.ca" : "ld.cg"}};
+    r.params = {{"footprint_bytes", l.bytes},
+                {"stride_bytes", l.stride},
+                {"load", l.cached ? "ld.ca" : "ld.cg"}};
     for (int rep = 0; rep < 5; ++rep) {
       if (l.cached)
         chase<true><<<1, 1>>>(static_cast<const unsigned*>(buf.p), steps, s.clocks, s.sink);
@@ -343,8 +367,8 @@ std::vector<Result> run_latency(const Device& dev) {
   DeviceBuffer buf(buf_h.size() * 4), ln(lines.size() * 4), lat(n_lines * 4);
   CUDA_CHECK(cudaMemcpy(buf.p, buf_h.data(), buf_h.size() * 4, cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemcpy(ln.p, lines.data(), lines.size() * 4, cudaMemcpyHostToDevice));
-  line_latency<<<1, 1>>>(static_cast<const unsigned*>(buf.p), static_cast<const unsigned*>(ln.p), n_lines, 64,
-                         static_cast<float*>(lat.p), s.sink);
+  line_latency<<<1, 1>>>(static_cast<const unsigned*>(buf.p), static_cast<const unsigned*>(ln.p),
+                         n_lines, 64, static_cast<float*>(lat.p), s.sink);
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<float> v(n_lines);
@@ -356,11 +380,14 @@ std::vector<Result> run_latency(const Device& dev) {
   std::size_t cut = 1;  // the largest gap splits near from far
   for (std::size_t i = 1; i < sorted.size(); ++i)
     if (sorted[i] - sorted[i - 1] > sorted[cut] - sorted[cut - 1]) cut = i;
-  Result near{"l2_latency_near", "latency", "clk", "per-line L2 latency from one SM, lower cluster"};
+  Result near{"l2_latency_near", "latency", "clk",
+              "per-line L2 latency from one SM, lower cluster"};
   Result far{"l2_latency_far", "latency", "clk", "per-line L2 latency from one SM, upper cluster"};
   near.samples.assign(sorted.begin(), sorted.begin() + cut);
   far.samples.assign(sorted.begin() + cut, sorted.end());
-  near.params = far.params = {{"sm", sm}, {"lines", n_lines}, {"line_stride_bytes", stride},
+  near.params = far.params = {{"sm", sm},
+                              {"lines", n_lines},
+                              {"line_stride_bytes", stride},
                               {"split_at_clk", 0.5 * (sorted[cut] + sorted[cut - 1])}};
   out.push_back(near);
   out.push_back(far);

@@ -28,15 +28,15 @@ __device__ __forceinline__ void mma(float (&d)[4], const std::uint32_t (&a)[4],
         "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, "
         "{%4,%5,%6,%7}, {%8,%9,%10,%11}, {%0,%1,%2,%3}, %12, 0x0;\n"
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]),
-          "r"(b[3]), "r"(e));
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]),
+          "r"(e));
   } else {
     asm volatile(
         "mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, "
         "{%4,%5,%6,%7}, {%8,%9,%10,%11}, {%0,%1,%2,%3}, %12, 0x0;\n"
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]),
-          "r"(b[3]), "r"(e));
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]),
+          "r"(e));
   }
 }
 
@@ -50,7 +50,8 @@ __global__ void mma_loop(int iters, long long* cta_clocks, float* sink) {
   // Operands: fp16 values near 1 that differ per lane (never zero); metadata nibble 0100
   // (kept elements 0 and 1 of each group: valid for ordered and plain metadata).
   std::uint32_t a[4], b[4];
-  for (int i = 0; i < 4; ++i) a[i] = 0x3C003C00u ^ ((lane * 7 + i) & 0x3FFu), b[i] = 0x3C013C01u ^ ((lane * 3 + i) & 0x1FFu);
+  for (int i = 0; i < 4; ++i)
+    a[i] = 0x3C003C00u ^ ((lane * 7 + i) & 0x3FFu), b[i] = 0x3C013C01u ^ ((lane * 3 + i) & 0x1FFu);
   const std::uint32_t e = 0x44444444u;
   float d[chains][4] = {};
   const long long start = clock64();
@@ -120,7 +121,9 @@ std::vector<Bench> mma_benches() {
          return run_mma<Op::SpOrdered>(d, "mma_sp_ordered_m16n8k32_f16_f32", k32);
        }},
       {"mma_sp_m16n8k32_plain", false,
-       [=](const Device& d) { return run_mma<Op::SpPlain>(d, "mma_sp_plain_m16n8k32_f16_f32", k32); }},
+       [=](const Device& d) {
+         return run_mma<Op::SpPlain>(d, "mma_sp_plain_m16n8k32_f16_f32", k32);
+       }},
   };
 }
 

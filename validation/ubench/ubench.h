@@ -32,7 +32,7 @@ struct Device {
 };
 
 struct Bench {
-  std::string name;       // group name (--only)
+  std::string name;  // group name (--only)
   bool needs_sm90a = false;
   std::function<std::vector<Result>(const Device&)> run;  // throws on CUDA errors
 };

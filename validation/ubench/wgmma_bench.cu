@@ -34,7 +34,8 @@ __device__ __forceinline__ void wg_wait0() {
 // offsets (all >> 4).
 __device__ std::uint64_t descriptor(const void* smem) {
   const std::uint64_t addr = static_cast<std::uint32_t>(__cvta_generic_to_shared(smem));
-  return ((addr & 0x3FFFF) >> 4) | (std::uint64_t(128 >> 4) << 16) | (std::uint64_t(256 >> 4) << 32);
+  return ((addr & 0x3FFFF) >> 4) | (std::uint64_t(128 >> 4) << 16) |
+         (std::uint64_t(256 >> 4) << 32);
 }
 
 template <int N, bool Sparse>
@@ -100,12 +101,14 @@ std::vector<Result> run_wgmma(const Device& dev) {
       CUDA_CHECK(cudaGetLastError());
       CUDA_CHECK(cudaDeviceSynchronize());
       std::vector<long long> c(dev.sm_count);
-      CUDA_CHECK(cudaMemcpy(c.data(), clocks, sizeof(long long) * c.size(), cudaMemcpyDeviceToHost));
+      CUDA_CHECK(
+          cudaMemcpy(c.data(), clocks, sizeof(long long) * c.size(), cudaMemcpyDeviceToHost));
       for (long long cl : c) r.samples.push_back(flops * wgs * double(iters) / double(cl));
     }
     out.push_back(r);
   }
-  Result lat{name, "latency", "clk", "one warpgroup, wait_group 0 after each: clocks per instruction"};
+  Result lat{name, "latency", "clk",
+             "one warpgroup, wait_group 0 after each: clocks per instruction"};
   lat.params = {{"n", N}, {"iterations", 256}};
   for (int rep = 0; rep < 5; ++rep) {
     kernel<<<1, 128, kSmemBytes>>>(256, true, clocks, sink);

@@ -21,8 +21,7 @@ void check_json_depth(const std::string& text, const std::string& file, std::siz
       in_string = true;
     } else if (c == '[' || c == '{') {
       if (++depth > max_depth)
-        throw_at(file, base + i,
-                 "JSON nests deeper than " + std::to_string(max_depth) + " levels");
+        throw_at(file, base + i, "JSON nests deeper than " + std::to_string(max_depth) + " levels");
     } else if (c == ']' || c == '}') {
       --depth;  // unbalanced brackets are the parser's error to report
     }

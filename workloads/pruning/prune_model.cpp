@@ -103,8 +103,9 @@ PruneResult prune_model(const Model& model, const PruneSpec& spec, const PruneOp
         // Each group is its own GEMM: a block of r rows would join output channels of
         // different groups (a depthwise conv has one per group), which no block kernel
         // can skip together.
-        const std::string why = "out_features / groups = " + n2s(per_group) + " is not a multiple of " +
-                                n2s(spec.block_rows) + ", so " + n2s(spec.block_rows) + "-row blocks would straddle groups";
+        const std::string why = "out_features / groups = " + n2s(per_group) +
+                                " is not a multiple of " + n2s(spec.block_rows) + ", so " +
+                                n2s(spec.block_rows) + "-row blocks would straddle groups";
         if (!opt.skip_incompatible) throw InputError("layer '" + l.name + "': " + why);
         r.note = r.note.empty() ? why : r.note + "; " + why;
         wk.block = false;

@@ -282,8 +282,8 @@ Trace read_trace(const std::string& path) {
       throw InputError(at + ": cannot open the payload file " + bin_path + " (" + e.what() + ")");
     }
     if (std::int64_t(size) != t.payload_bytes)
-      throw InputError(bin_path + ": payload is " + std::to_string(size) +
-                       " bytes, the trace (" + at + ") says " + std::to_string(t.payload_bytes));
+      throw InputError(bin_path + ": payload is " + std::to_string(size) + " bytes, the trace (" +
+                       at + ") says " + std::to_string(t.payload_bytes));
     const std::string bytes = read_input_file(bin_path, "payload file");
     buf.assign(bytes.begin(), bytes.end());
     if (std::int64_t(buf.size()) != t.payload_bytes)
