@@ -38,7 +38,7 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
     }
     // cp.async writes of a stage trickle into shared memory while the previous one is
     // consumed; charge them to the port in slices behind each k-sub's fragment reads.
-    sm.smem.write(barrier, fill_bytes / ksubs);
+    sm.smem.fill(barrier, fill_bytes / ksubs);
     // Warps take sub-cores by their SM-wide warp slot (slot * warps + w) mod sub-cores, as
     // the hardware assigns them: co-resident CTAs of few warps share all the pipes, not
     // the first few.

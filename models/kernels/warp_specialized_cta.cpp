@@ -83,7 +83,7 @@ void WsCta::issue_kblock(Consumer& c, int stage, Cycle now) {
       free_before[p] = std::max(pipes[p]->free_at(), sm_.op_start);
       ready = std::max(ready, pipes[p]->free_at());
     }
-    sm_.smem.write(now, fill_slice);  // queues right behind the previous reads
+    sm_.smem.fill(now, fill_slice);  // queues right behind the previous reads
     const auto span = sm_.smem.matrix_read(ready, w.operand_bytes);
     // The warpgroup's four warps run their m16 slices on sub-cores w mod nsub.
     Cycle last = span.start;

@@ -5,6 +5,12 @@
 // dirty) and reports which sectors missed and which dirty sectors were evicted.
 // `reserve_slice` occupies a slice's data path for `bytes` no earlier than `ready`
 // (first come, first served) and returns the cycle it is done.
+//
+// Partitions: an L2 may be split into `partitions()` partitions (A100, H100: two), each
+// holding its own share of the slices and attached to its own share of the SMs. An SM's
+// access to a slice of the other partition crosses the inter-partition crossbar: it pays
+// `far_extra_latency()` more cycles (round trip) and, when the crossbar has a finite
+// width, `reserve_crossbar` serialises the bytes on the link between the two.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -32,6 +38,12 @@ class IL2Cache {
   virtual double bytes_per_cycle() const = 0;  // all slices together
   virtual Cycle busy_cycles() const = 0;       // summed over slices
   virtual void invalidate_all() = 0;           // drop every line (dirty data is discarded)
+  virtual int partitions() const = 0;          // 1: one unified cache
+  virtual int partition_of_slice(int slice) const = 0;
+  virtual int far_extra_latency() const = 0;  // cycles added to a far access, round trip
+  // Occupy the crossbar from partition `from` to partition `to` with `bytes` no earlier
+  // than `ready`; returns when the last byte is across (`ready` when it is unlimited).
+  virtual Cycle reserve_crossbar(int from, int to, Cycle ready, double bytes) = 0;
 };
 
 }  // namespace stcsim

@@ -9,6 +9,7 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, int num_sms, double lin
     : sc_module(name),
       l2_(std::move(l2)),
       dram_(std::move(dram)),
+      num_sms_(num_sms),
       link_bpc_(link_bpc),
       read_link_(num_sms),
       write_link_(num_sms),
@@ -16,7 +17,8 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, int num_sms, double lin
       pending_(num_sms),
       slice_bytes_(l2_->slices(), 0.0),
       chan_read_(dram_->channels(), 0.0),
-      chan_write_(dram_->channels(), 0.0) {
+      chan_write_(dram_->channels(), 0.0),
+      chan_far_(std::size_t(dram_->channels()), 0) {
   SC_METHOD(arbitrate);
   sensitive << submitted_;
   dont_initialize();
@@ -53,6 +55,7 @@ void MemorySystem::arbitrate() {
 
 void MemorySystem::serve(int sm, MemRequest& r, Cycle now) {
   const int line = l2_->line_bytes(), sector = l2_->sector_bytes();
+  const int home = sm * l2_->partitions() / num_sms_;  // this SM's L2 partition
   double total = 0;
   for (const RowRun& run : r.runs) {
     for (std::uint32_t row = 0; row < run.rows; ++row) {
@@ -64,6 +67,7 @@ void MemorySystem::serve(int sm, MemRequest& r, Cycle now) {
         const int nsect = s1 - s0;
         const L2AccessResult res = l2_->access(la, mask, r.write);
         const int slice = l2_->slice_of(la);
+        const bool far = l2_->partition_of_slice(slice) != home;
         if (slice_bytes_[slice] == 0) slices_touched_.push_back(slice);
         slice_bytes_[slice] += nsect * sector;
         total += nsect * sector;
@@ -72,6 +76,7 @@ void MemorySystem::serve(int sm, MemRequest& r, Cycle now) {
           if (chan_read_[ch] == 0 && chan_write_[ch] == 0) chans_touched_.push_back(ch);
           const int n = __builtin_popcount(res.miss_sectors);
           chan_read_[ch] += n * sector;
+          chan_far_[std::size_t(ch)] |= char(far);
           counters_.l2_read_miss_sectors += n;
         }
         if (res.evicted_dirty) {
@@ -85,7 +90,8 @@ void MemorySystem::serve(int sm, MemRequest& r, Cycle now) {
   }
   const double link_bytes = total + (r.write ? 0 : r.multicast_bytes);
   counters_.link_bytes += link_bytes;
-  const double half = l2_->hit_latency() / 2.0;  // request to the slice, data back
+  const double half = l2_->hit_latency() / 2.0;            // request to the slice, data back
+  const double far_half = l2_->far_extra_latency() / 2.0;  // the crossbar, each way
   const double link_time = link_bytes / link_bpc_;
   Cycle ready = now;
   Cycle arrive = now;
@@ -95,16 +101,27 @@ void MemorySystem::serve(int sm, MemRequest& r, Cycle now) {
     r.link_done = start + link_time;
     arrive = start + half;
   }
+  bool any_far = false;
   for (int s : slices_touched_) {
-    const Cycle t = l2_->reserve_slice(s, arrive, slice_bytes_[s]);
-    ready = std::max(ready, t + half);
+    const int part = l2_->partition_of_slice(s);
+    const bool far = part != home;
+    any_far |= far;
+    const double extra = far ? far_half : 0;
+    Cycle at = arrive + extra;
+    // Far bytes cross the crossbar: writes on the way in, read data on the way back.
+    if (far && r.write) at = l2_->reserve_crossbar(home, part, at, slice_bytes_[s]);
+    const Cycle t = l2_->reserve_slice(s, at, slice_bytes_[s]);
+    const Cycle out = far && !r.write ? l2_->reserve_crossbar(part, home, t, slice_bytes_[s]) : t;
+    ready = std::max(ready, out + half + extra);
     slice_bytes_[s] = 0;
   }
   for (int c : chans_touched_) {
     if (chan_read_[c] > 0) {
-      // A miss reaches DRAM after the tag lookup and returns through the slice.
-      const Cycle t = dram_->reserve(c, arrive + half, chan_read_[c]);
-      ready = std::max(ready, t + half);
+      // A miss reaches DRAM after the tag lookup and returns through the slice (and,
+      // from a far slice, through the crossbar both ways).
+      const double extra = chan_far_[std::size_t(c)] ? far_half : 0;
+      const Cycle t = dram_->reserve(c, arrive + half + extra, chan_read_[c]);
+      ready = std::max(ready, t + half + extra);
       counters_.dram_read_bytes += chan_read_[c];
     }
     if (chan_write_[c] > 0) {
@@ -112,12 +129,15 @@ void MemorySystem::serve(int sm, MemRequest& r, Cycle now) {
       counters_.dram_write_bytes += chan_write_[c];
     }
     chan_read_[c] = chan_write_[c] = 0;
+    chan_far_[std::size_t(c)] = 0;
   }
   slices_touched_.clear();
   chans_touched_.clear();
   if (!r.write) {
-    // The data streams back over the SM's link as it arrives.
-    const Cycle start = read_link_[sm].reserve(now + 2 * half, link_time);
+    // The data streams back over the SM's link as it arrives; a request that touches the
+    // other partition is complete only when its far data is back.
+    const Cycle start =
+        read_link_[sm].reserve(now + 2 * half + (any_far ? 2 * far_half : 0), link_time);
     r.link_done = start + link_time;
     ready = std::max(ready, r.link_done);
   }

@@ -4,7 +4,9 @@
 // request of that delta in (SM id, submission order) order, so the outcome never
 // depends on which SM process SystemC happened to run first. Each request learns the
 // cycle its data lands (reads) or is written into the L2 (writes) and the SM is woken
-// by its own grant event.
+// by its own grant event. With a partitioned L2, SM s is attached to partition
+// s * partitions / num_sms (GPCs are wired to one partition each), and its accesses to
+// slices of the other partition pay the far latency and cross the crossbar.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -75,6 +77,7 @@ class MemorySystem : public sc_core::sc_module {
 
   std::unique_ptr<IL2Cache> l2_;
   std::unique_ptr<IDram> dram_;
+  int num_sms_;
   double link_bpc_;
   std::vector<Timeline> read_link_, write_link_;
   std::vector<sc_core::sc_event> grant_;
@@ -83,6 +86,7 @@ class MemorySystem : public sc_core::sc_module {
   MemoryCounters counters_;
   // Scratch per request: bytes per slice / channel, and which were touched.
   std::vector<double> slice_bytes_, chan_read_, chan_write_;
+  std::vector<char> chan_far_;  // a read miss of this request on the channel came from a far slice
   std::vector<int> slices_touched_, chans_touched_;
   std::vector<Cycle> inflight_until_;
 };

@@ -17,7 +17,15 @@ std::vector<ParamDecl> SectoredL2Spec::params() {
       float_param("slice_bytes_per_cycle", "bytes/cycle", d.slice_bytes_per_cycle, 1, 4096,
                   "data bandwidth of one slice per core cycle"),
       int_param("hit_latency_cycles", "cycles", d.hit_latency, 1, 10000,
-                "load-to-use latency of an L2 hit seen by an SM"),
+                "load-to-use latency of an L2 hit seen by an SM (in its own partition)"),
+      int_param("partitions", "partitions", d.partitions, 1, 16,
+                "L2 partitions, each with an equal share of the slices and of the SMs"),
+      int_param("far_extra_latency_cycles", "cycles", d.far_extra_latency, 0, 10000,
+                "extra load-to-use latency when the line's slice is in another partition "
+                "than the SM's (the inter-partition crossbar, both ways)"),
+      float_param("crossbar_bytes_per_cycle", "bytes/cycle", d.crossbar_bytes_per_cycle, 0, 1e6,
+                  "bandwidth of the crossbar from one partition to another, each direction "
+                  "(0: unlimited)"),
   };
 }
 
@@ -30,12 +38,20 @@ SectoredL2Spec SectoredL2Spec::from(const ParamSet& p) {
   s.slices = int(p.get_int("slices"));
   s.slice_bytes_per_cycle = p.get_float("slice_bytes_per_cycle");
   s.hit_latency = int(p.get_int("hit_latency_cycles"));
+  s.partitions = int(p.get_int("partitions"));
+  s.far_extra_latency = int(p.get_int("far_extra_latency_cycles"));
+  s.crossbar_bytes_per_cycle = p.get_float("crossbar_bytes_per_cycle");
+  if (s.slices % s.partitions != 0)
+    throw InputError("l2.partitions: " + std::to_string(s.partitions) +
+                     " does not divide l2.slices (" + std::to_string(s.slices) +
+                     "): each partition holds an equal share of the slices");
   if (s.line_bytes % s.sector_bytes != 0 || s.line_bytes / s.sector_bytes > 8)
     throw InputError("l2: line_bytes must be 1..8 sectors of sector_bytes");
   return s;
 }
 
-SectoredL2::SectoredL2(const SectoredL2Spec& s) : spec_(s), slice_ports_(s.slices) {
+SectoredL2::SectoredL2(const SectoredL2Spec& s)
+    : spec_(s), slice_ports_(s.slices), crossbar_(std::size_t(s.partitions * s.partitions)) {
   sets_ =
       std::max<std::uint64_t>(1, std::uint64_t(s.capacity_kib) * 1024 / (s.line_bytes * s.ways));
   ways_.resize(sets_ * s.ways);
@@ -79,6 +95,12 @@ L2AccessResult SectoredL2::access(std::uint64_t line_addr, std::uint8_t sectors,
 Cycle SectoredL2::reserve_slice(int slice, Cycle ready, double bytes) {
   const double d = bytes / spec_.slice_bytes_per_cycle;
   return slice_ports_[slice].reserve(ready, d) + d;
+}
+
+Cycle SectoredL2::reserve_crossbar(int from, int to, Cycle ready, double bytes) {
+  if (spec_.crossbar_bytes_per_cycle <= 0 || from == to) return ready;
+  const double d = bytes / spec_.crossbar_bytes_per_cycle;
+  return crossbar_[std::size_t(from * spec_.partitions + to)].reserve(ready, d) + d;
 }
 
 Cycle SectoredL2::busy_cycles() const {

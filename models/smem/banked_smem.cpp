@@ -10,19 +10,23 @@ namespace stcsim {
 
 std::vector<ParamDecl> BankedSmemSpec::params() {
   const BankedSmemSpec d;  // defaults: the struct's initialisers (banked_smem.h)
-  return {int_param("banks", "banks", d.banks, 1, 256, "number of shared-memory banks per SM"),
-          int_param("bank_bytes", "bytes", d.bank_bytes, 1, 64, "width of one bank per cycle"),
-          int_param("latency_cycles", "cycles", d.latency, 0, 1000,
-                    "cycles from the last wavefront of an ldmatrix to its registers"),
-          float_param(
-              "matrix_read_bytes_per_cycle", "bytes/cycle", d.matrix_read_bytes_per_cycle, 0, 1e6,
-              "width of the tensor cores' own path for descriptor-based operand reads (wgmma); "
-              "0: they share the banks' port")};
+  return {
+      int_param("banks", "banks", d.banks, 1, 256, "number of shared-memory banks per SM"),
+      int_param("bank_bytes", "bytes", d.bank_bytes, 1, 64, "width of one bank per cycle"),
+      int_param("latency_cycles", "cycles", d.latency, 0, 1000,
+                "cycles from the last wavefront of an ldmatrix to its registers"),
+      float_param("matrix_read_bytes_per_cycle", "bytes/cycle", d.matrix_read_bytes_per_cycle, 0,
+                  1e6,
+                  "width of the tensor cores' own path for descriptor-based operand reads (wgmma); "
+                  "0: they share the banks' port"),
+      float_param("fill_write_bytes_per_cycle", "bytes/cycle", d.fill_write_bytes_per_cycle, 0, 1e6,
+                  "bytes an asynchronous copy (cp.async, TMA) writes into the banks per "
+                  "port cycle as its data arrives from the L2 (0: the port's width)")};
 }
 
 BankedSmemSpec BankedSmemSpec::from(const ParamSet& p) {
   return {int(p.get_int("banks")), int(p.get_int("bank_bytes")), int(p.get_int("latency_cycles")),
-          p.get_float("matrix_read_bytes_per_cycle")};
+          p.get_float("matrix_read_bytes_per_cycle"), p.get_float("fill_write_bytes_per_cycle")};
 }
 
 int BankedSmem::wavefronts(const std::vector<std::uint32_t>& addrs, int bytes_per_thread) const {

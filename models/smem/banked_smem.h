@@ -2,7 +2,9 @@
 // wavefront serves at most one distinct word per bank, so a phase whose addresses
 // put k distinct words in one bank takes k cycles. The tensor cores' operand reads
 // (wgmma) go through the same port unless `matrix_read_bytes_per_cycle` gives them a
-// path of their own.
+// path of their own. Asynchronous-copy fills write `fill_write_bytes_per_cycle` per port
+// cycle: their data arrives from the L2 in pieces, each written in a cycle of its own,
+// so a fill narrower than the port costs port cycles beyond its bytes.
 #pragma once
 #include "models/common/timeline.h"
 #include "models/smem/i_shared_memory.h"
@@ -16,6 +18,7 @@ struct BankedSmemSpec {
   int bank_bytes = 4;
   int latency = 30;
   double matrix_read_bytes_per_cycle = 0;  // 0: the port (banks x bank_bytes)
+  double fill_write_bytes_per_cycle = 0;   // 0: the port (banks x bank_bytes)
   static std::vector<ParamDecl> params();
   static BankedSmemSpec from(const ParamSet& p);
 };
@@ -30,6 +33,14 @@ class BankedSmem : public ISharedMemory {
   Cycle write(Cycle ready, double bytes) override {
     const double d = bytes / bytes_per_cycle();
     return port_.reserve(ready, d) + d;
+  }
+  Cycle fill(Cycle ready, double bytes) override {
+    const double d = bytes / fill_bytes_per_cycle();
+    return port_.reserve(ready, d) + d;
+  }
+  double fill_bytes_per_cycle() const {
+    return spec_.fill_write_bytes_per_cycle > 0 ? spec_.fill_write_bytes_per_cycle
+                                                : bytes_per_cycle();
   }
   Span matrix_read(Cycle ready, double bytes) override {
     const bool own = spec_.matrix_read_bytes_per_cycle > 0;

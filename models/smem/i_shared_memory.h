@@ -4,7 +4,9 @@
 // given the byte addresses its threads touch (1 when conflict-free); `read` occupies
 // the port for that many cycles no earlier than `ready` (first come, first served)
 // and returns the cycle the data reaches the registers; `write` occupies the port for
-// `bytes` at full bandwidth (the copy engine filling a stage). `matrix_read` serves the
+// `bytes` at full bandwidth (a warp's st.shared, the epilogue's staging); `fill` occupies
+// it for `bytes` an asynchronous copy (cp.async, TMA) writes as its data arrives from the
+// L2, at the fill's own rate per port cycle. `matrix_read` serves the
 // tensor cores' descriptor-based operand reads (wgmma): `bytes` of a swizzled tile,
 // conflict-free, on the matrix read path, no earlier than `ready`, and says when the
 // path starts and finishes serving them.
@@ -23,6 +25,7 @@ class ISharedMemory {
   virtual int wavefronts(const std::vector<std::uint32_t>& addrs, int bytes_per_thread) const = 0;
   virtual Cycle read(Cycle ready, int wavefronts) = 0;
   virtual Cycle write(Cycle ready, double bytes) = 0;
+  virtual Cycle fill(Cycle ready, double bytes) = 0;
   struct Span {
     Cycle start, done;
   };

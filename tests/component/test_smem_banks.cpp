@@ -31,6 +31,21 @@ TEST_CASE("smem_read_costs_wavefronts_plus_latency", "[smem]") {
   CHECK(smem.write(100, 256) == 102);  // 256 bytes at 128 B/cycle
 }
 
+TEST_CASE("smem_fill_writes_at_its_own_width", "[smem]") {
+  // Default: a fill writes at the port's width, like any write: 512 B in 4 cycles.
+  BankedSmem full(BankedSmemSpec{32, 4, 30});
+  CHECK(full.fill(0, 512) == 4);
+  // Fills arriving 64 B per port cycle: 512 B take 8 cycles, and an ldmatrix of 4
+  // wavefronts issued at cycle 2 queues behind them: 8 + 4 + 30.
+  BankedSmemSpec s{32, 4, 30};
+  s.fill_write_bytes_per_cycle = 64;
+  BankedSmem half(s);
+  CHECK(half.fill(0, 512) == 8);
+  CHECK(half.read(2, 4) == 8 + 4 + 30);
+  // A warp's own st.shared still writes at the port's width.
+  CHECK(half.write(100, 512) == 104);
+}
+
 TEST_CASE("smem_layout_conflicts_per_ldmatrix", "[smem]") {
   BankedSmem smem(BankedSmemSpec{32, 4, 30});
   KernelMapping m;
