@@ -52,7 +52,11 @@ TEST_CASE("physics_sp24_narrow_metadata_path_lowers_speedup", "[physics][sparse]
 }
 
 TEST_CASE("physics_hypothetical_1_4_core_limited_by_b_selection", "[physics][sparse]") {
-  const std::string g = "--arch a100 --gemm 4096x4096x4096 -p tensor_core.sparse_patterns=2:4,1:4 ";
+  // Fills at the port's full width, so that shared memory (which binds 1:4 first with the
+  // preset's 64 B fill pieces) leaves the B-selection path as the limit under test.
+  const std::string g =
+      "--arch a100 --gemm 4096x4096x4096 -p tensor_core.sparse_patterns=2:4,1:4 "
+      "-p smem.fill_write_bytes_per_cycle=128 ";
   const auto a100_paths = run_stats(g + "--sparsity 1:4")["ops"][0];
   const auto wide_paths =
       run_stats(g + "--sparsity 1:4 -p tensor_core.operand_b_bytes_per_cycle=128")["ops"][0];
