@@ -9,28 +9,14 @@ namespace stcsim {
 
 namespace {
 
-// The units block of schema 1, as the golden regression pins it. Every stat's own unit
-// is in its declaration (`stcsim stats`); writing this block from the declarations would
-// add lines to every golden file, a deliberate golden update not yet made.
+// The units block: every declared stat's unit under its dotted name, written from the
+// declarations (sim/core/stat.h) like the stats themselves, so it cannot drift from
+// them; `stcsim stats` gives each one's description.
 nlohmann::json units() {
-  return {{"cycles", "core clock cycles"},
-          {"seconds", "s (cycles / gpu.clock_mhz)"},
-          {"tflops", "1e12 operations/s (2 per FMA; TOP/s for int8)"},
-          {"peak_tflops", "1e12 operations/s: tensor-core peak for the dtype"},
-          {"flops", "operations (2 per FMA of the dense GEMM, also for sparse ones)"},
-          {"products", "real multiplies (N/M of the dense count for an N:M operand)"},
-          {"dense_cycles", "core clock cycles of the same GEMM run dense on the same GPU"},
-          {"speedup_vs_dense", "dense seconds / sparse seconds"},
-          {"reduction_factors",
-           "speedup = work_reduction x efficiency_ratio x capability_ratio (docs/sparse.md)"},
-          {"utilization", "fraction of the op's cycles the resource was busy (0..1)"},
-          {"stall_pipe_cycles", "tensor-pipe idle cycles by cause, summed over all sub-core pipes"},
-          {"dram_read_bytes", "bytes"},
-          {"dram_write_bytes", "bytes"},
-          {"dram_gbps", "1e9 bytes/s"},
-          {"l2_read_hit_rate", "fraction of read sectors that hit (0..1)"},
-          {"waves", "CTAs / (SMs x CTAs per SM)"},
-          {"wall_seconds", "s of host time for the whole simulation"}};
+  nlohmann::json u = nlohmann::json::object();
+  for (const auto* s : StatRegistry<OpResult>::all()) u[s->info().name] = s->info().unit;
+  u["wall_seconds"] = "s of host time for the whole simulation";
+  return u;
 }
 
 }  // namespace
