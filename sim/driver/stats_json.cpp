@@ -50,15 +50,22 @@ void write_file_atomically(const std::string& dir, const std::string& name,
   if (ec) throw InputError(dir + ": cannot create output directory: " + ec.message());
   const fs::path final_path = fs::path(dir) / name;
   const fs::path tmp = fs::path(dir) / ("." + name + ".tmp");
+  // A failed write (a full disk) or rename removes its temporary file: the previous
+  // result stays whole and nothing partial is left beside it.
+  auto fail = [&](const std::string& what) {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    throw InputError(what);
+  };
   {
     std::ofstream out(tmp);
-    if (!out) throw InputError(tmp.string() + ": cannot write");
+    if (!out) fail(tmp.string() + ": cannot write");
     out << text;
     out.flush();
-    if (!out) throw InputError(tmp.string() + ": write failed");
+    if (!out) fail(tmp.string() + ": write failed (disk full?)");
   }
   fs::rename(tmp, final_path, ec);
-  if (ec) throw InputError(final_path.string() + ": cannot replace: " + ec.message());
+  if (ec) fail(final_path.string() + ": cannot replace: " + ec.message());
 }
 
 }  // namespace stcsim
