@@ -44,10 +44,7 @@ std::string choose_arch(const ValidateOptions& o,
   std::vector<std::string> devices;
   for (const auto& f : files) devices.push_back(f.device_name);
   for (const auto& f : ubench) devices.push_back(f.device_name);
-  for (const auto& d : devices)
-    if (d != devices[0])
-      throw InputError("--measurements: files from several devices ('" + devices[0] + "', '" + d +
-                       "'); validate one device at a time");
+  validation::single_device(devices);
   if (!o.arch.empty()) return o.arch;
   if (!files.empty() && !files[0].preset.empty()) return files[0].preset;
   const std::string p = validation::preset_for_device(devices[0]);
@@ -74,14 +71,11 @@ int run_validate(const ValidateOptions& o) {
     for (const auto& g : f.gemms) {
       ComparedGemm row;
       row.measured = g;
-      std::optional<double> clock =
-          o.preset_clock ? std::nullopt : (g.sm_clock_mhz ? g.sm_clock_mhz : f.sm_clock_mhz);
       std::vector<std::string> args;
-      row.simulated = simulation_args(g, r.arch, clock, o.overrides, args, row.why_not);
+      row.simulated = simulation_args(g, r.arch, observed_clock(f, g, o.preset_clock), o.overrides,
+                                      args, row.why_not);
       if (row.simulated) {
-        const std::string dir =
-            o.out + "/sim/" + std::to_string(jobs.size()) + "_" + g.kernel + "_" + g.shape();
-        jobs.push_back(SimJob{args, dir});
+        jobs.push_back(SimJob{args, o.out + "/sim/" + sim_folder_name(jobs.size(), g)});
         job_rows.push_back(r.rows.size());
       }
       r.rows.push_back(std::move(row));

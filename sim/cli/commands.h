@@ -15,6 +15,7 @@ Command add_stats_command(CLI::App& app);
 Command add_models_command(CLI::App& app);
 Command add_trace_command(CLI::App& app);
 Command add_validate_command(CLI::App& app);
+Command add_calibrate_command(CLI::App& app);
 Command add_sweep_command(CLI::App& app);
 Command add_sweep_merge_command(CLI::App& app);
 Command add_report_command(CLI::App& app);

@@ -30,6 +30,7 @@ int sc_main(int argc, char* argv[]) {
   add(stcsim::add_models_command);
   add(stcsim::add_trace_command);
   add(stcsim::add_validate_command);
+  add(stcsim::add_calibrate_command);
   add(stcsim::add_sweep_command);
   add(stcsim::add_sweep_merge_command);
   add(stcsim::add_report_command);

@@ -176,6 +176,14 @@ std::vector<MeasurementFile> load_measurements(const std::string& file_or_dir) {
   return out;
 }
 
+std::string single_device(const std::vector<std::string>& device_names) {
+  for (const auto& d : device_names)
+    if (d != device_names[0])
+      throw InputError("--measurements: files from several devices ('" + device_names[0] + "', '" +
+                       d + "'); compare one device at a time");
+  return device_names.empty() ? "" : device_names[0];
+}
+
 std::string preset_for_device(const std::string& device_name) {
   std::string up = device_name;
   std::transform(up.begin(), up.end(), up.begin(),

@@ -65,6 +65,10 @@ std::vector<std::pair<std::string, nlohmann::json>> read_json_files(const std::s
 // "stcsim-ubench/1"); any other shape, a non-string schema included, is not.
 bool is_ubench_file(const nlohmann::json& j);
 
+// The device that files of one comparison were measured on: all of `device_names` (one
+// per file) must be equal, else an InputError naming two; "" for no names.
+std::string single_device(const std::vector<std::string>& device_names);
+
 // The simulator preset for a device name: "a100", "h100" (also for H200, whose memory
 // differs: the caller says so), "v100"; "" when unknown.
 std::string preset_for_device(const std::string& device_name);

@@ -54,28 +54,39 @@ Agreement agreement(const std::vector<ComparedGemm>& rows, bool ours) {
   return a;
 }
 
+std::vector<SpeedupPair> speedup_pairs(const std::vector<ComparedGemm>& rows) {
+  std::vector<SpeedupPair> out;
+  auto pair = [&](std::size_t sparse, const ComparedGemm* dense) {
+    if (dense) out.push_back(SpeedupPair{sparse, std::size_t(dense - rows.data())});
+  };
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const ComparedGemm& row = rows[i];
+    if (!row.simulated) continue;
+    if (row.measured.kernel == "stcsim_sp24") pair(i, find(rows, row, "stcsim_dense"));
+    if (row.measured.kernel == "cusparselt") {
+      const ComparedGemm* d = find(rows, row, "cublaslt");
+      pair(i, d ? d : find(rows, row, "cublas"));
+    }
+    if (row.measured.kernel == "torch_24_cutlass" || row.measured.kernel == "torch_24_cusparselt")
+      pair(i, find(rows, row, "torch_linear"));
+  }
+  return out;
+}
+
 void summarize(ValidationReport& r) {
   r.ours = agreement(r.rows, true);
   r.vendor = agreement(r.rows, false);
   r.speedups.clear();
   r.numerics.clear();
   r.all_checks_passed = true;
-  auto pair = [&](const ComparedGemm& sp, const ComparedGemm* dense) {
-    if (!dense) return;
-    r.speedups.push_back(SpeedupRow{
-        sp.measured.name, sp.measured.shape(), dense->measured.kernel, sp.measured.kernel,
-        dense->measured.time_us / sp.measured.time_us, dense->sim.seconds / sp.sim.seconds});
-  };
-  for (const auto& row : r.rows) {
+  for (const auto& row : r.rows)
     r.all_checks_passed = r.all_checks_passed && row.measured.check_passed;
-    if (!row.simulated) continue;
-    if (row.measured.kernel == "stcsim_sp24") pair(row, find(r.rows, row, "stcsim_dense"));
-    if (row.measured.kernel == "cusparselt") {
-      const ComparedGemm* d = find(r.rows, row, "cublaslt");
-      pair(row, d ? d : find(r.rows, row, "cublas"));
-    }
-    if (row.measured.kernel == "torch_24_cutlass" || row.measured.kernel == "torch_24_cusparselt")
-      pair(row, find(r.rows, row, "torch_linear"));
+  for (const SpeedupPair& p : speedup_pairs(r.rows)) {
+    const ComparedGemm& sp = r.rows[p.sparse];
+    const ComparedGemm& dense = r.rows[p.dense];
+    r.speedups.push_back(SpeedupRow{
+        sp.measured.name, sp.measured.shape(), dense.measured.kernel, sp.measured.kernel,
+        dense.measured.time_us / sp.measured.time_us, dense.sim.seconds / sp.sim.seconds});
   }
   for (const auto& row : r.rows) {
     if (row.measured.numerics.empty()) continue;

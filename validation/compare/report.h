@@ -56,6 +56,13 @@ struct ValidationReport {
 };
 
 Agreement agreement(const std::vector<ComparedGemm>& rows, bool ours);
+// Each simulated 2:4 run with its dense twin (same name, shape and dtype), by row index:
+// stcsim_sp24 over stcsim_dense, cusparselt over cuBLASLt (else cuBLAS), torch 2:4 over
+// F.linear. The speedup is the dense time over the 2:4 time.
+struct SpeedupPair {
+  std::size_t sparse = 0, dense = 0;
+};
+std::vector<SpeedupPair> speedup_pairs(const std::vector<ComparedGemm>& rows);
 // Fills the statistics, speedups and numerics from rows already simulated.
 void summarize(ValidationReport& r);
 std::string format_report(const ValidationReport& r);

@@ -91,6 +91,16 @@ bool simulation_args(const MeasuredGemm& g, const std::string& arch,
   return true;
 }
 
+std::optional<double> observed_clock(const MeasurementFile& f, const MeasuredGemm& g,
+                                     bool preset_clock) {
+  if (preset_clock) return std::nullopt;
+  return g.sm_clock_mhz ? g.sm_clock_mhz : f.sm_clock_mhz;
+}
+
+std::string sim_folder_name(std::size_t index, const MeasuredGemm& g) {
+  return std::to_string(index) + "_" + g.kernel + "_" + g.shape();
+}
+
 SimResult read_stats(const std::string& path) {
   nlohmann::json j;
   try {

@@ -23,6 +23,14 @@ bool simulation_args(const MeasuredGemm& g, const std::string& arch,
                      std::optional<double> clock_mhz, const std::vector<std::string>& overrides,
                      std::vector<std::string>& args, std::string& why);
 
+// The SM clock to simulate a measured GEMM at: the one observed during its own runs, else
+// the file's median; none (the preset's clock) with `preset_clock` or when none was read.
+std::optional<double> observed_clock(const MeasurementFile& f, const MeasuredGemm& g,
+                                     bool preset_clock);
+
+// The folder of a GEMM's run under a comparison's sim/: "<index>_<kernel>_<MxNxK>".
+std::string sim_folder_name(std::size_t index, const MeasuredGemm& g);
+
 struct SimJob {
   std::vector<std::string> args;  // after the binary, without --out / -q
   std::string out_dir;
