@@ -21,7 +21,8 @@ namespace stcsim {
 
 struct OpResult {
   GemmOp op;
-  std::string kernel;  // the registered kernel that ran it (models/kernels)
+  std::string kernel;     // the registered kernel that ran it (models/kernels)
+  bool memoized = false;  // reused from an identical GEMM earlier in the run (Gpu::driver)
   KernelMapping mapping;
   Occupancy occupancy;
   double ctas = 0, waves = 0;

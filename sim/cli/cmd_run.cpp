@@ -37,6 +37,7 @@ struct RunOptions {
   std::vector<std::string> vcd_signals;
   bool quiet = false;
   bool no_dense_baseline = false;
+  bool no_memo = false;
   bool functional = false;
   std::string seed = "1";
   std::string block, block_dist = "uniform";
@@ -134,6 +135,9 @@ Command add_run_command(CLI::App& app) {
       "following the kernel's instruction order; writes opN_{x,w,y}.npy to --out");
   sub->add_option("--seed", o->seed, "seed of the operand values in --functional mode")
       ->capture_default_str();
+  sub->add_flag("--no-memo", o->no_memo,
+                "simulate every GEMM, also one identical to a GEMM already simulated in this run "
+                "(by default its result is reused and marked memoized)");
   sub->add_flag("--no-dense-baseline", o->no_dense_baseline,
                 "with --sparsity: do not also simulate each GEMM dense (no speedup reported)");
   sub->add_option("--block", o->block,
@@ -263,6 +267,7 @@ Command add_run_command(CLI::App& app) {
           "--unstructured-kernel: no GEMM has unstructured weights (use --unstructured S, or a "
           "trace or --prune block:1x1@S)");
     req.compare_dense = !o->no_dense_baseline;
+    req.memoize = !o->no_memo;
     req.functional = o->functional;
     req.seed = seed;
     req.out_dir = o->out;

@@ -96,6 +96,7 @@ RunResult run_simulation(const RunRequest& req) {
     ops.push_back(op);
   }
   gpu.set_cold_l2_per_op(any_sparse);
+  gpu.set_memoize(req.memoize);
   gpu.set_ops(ops);
   sc_core::sc_trace_file* tf = nullptr;
   if (!req.vcd_path.empty()) {

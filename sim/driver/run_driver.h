@@ -19,6 +19,7 @@ struct RunRequest {
   bool functional = false;               // also compute output values (functional_run.h)
   std::uint64_t seed = 1;                // operand values in functional mode
   std::string out_dir;                   // where functional mode writes .npy files
+  bool memoize = true;                   // reuse an identical GEMM's result (Gpu::set_memoize)
 };
 
 struct RunResult {
