@@ -169,6 +169,10 @@ class BlockSparseGemm : public TensorCoreKernel {
            "blocks only, K-major activation gathers; dense or 2:4 mma inside blocks";
   }
   int auto_priority() const override { return 2; }
+  // A panel's k-loop is its kept blocks: scored on the real map, no split-K.
+  TileCost tile_cost(const GemmOp& kp, const ChooserHardware& hw) const override {
+    return block_tile_cost(kp, hw);
+  }
   bool auto_pick(const GemmOp& op, const MappingRequest&) const override {
     return op.block_sparse();
   }

@@ -12,7 +12,9 @@ std::vector<ParamDecl> TensorCoreKernel::params() const {
 }
 
 KernelMapping TensorCoreKernel::mapping(const GemmOp& op, const KernelEnv& env) const {
-  return choose_mapping(kernel_problem(op), env.chooser(op.kind()), env.request);
+  const GemmOp kp = kernel_problem(op);
+  const ChooserHardware hw = env.chooser(op.kind());
+  return choose_mapping(kp, hw, env.request, tile_cost(kp, hw));
 }
 
 Occupancy TensorCoreKernel::occupancy(const GemmOp& op, const KernelMapping& map,

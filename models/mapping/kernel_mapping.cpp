@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <sstream>
 
 #include "sim/core/input_error.h"
@@ -282,8 +283,16 @@ KernelMapping csr_mapping(int cols) {
 
 static constexpr double kSwitchMargin = 0.9;
 
-KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw,
-                             const MappingRequest& req) {
+TileCost block_tile_cost(const GemmOp& op, const ChooserHardware& hw) {
+  // The candidates share few tile heights: their panels' kept K is computed once each.
+  auto kept = std::make_shared<std::map<int, std::vector<std::int64_t>>>();
+  return {
+      [op, hw, kept](const KernelMapping& m) { return estimate_block_cycles(op, hw, m, *kept); },
+      false};
+}
+
+KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const MappingRequest& req,
+                             const TileCost& cost) {
   const bool tile_given = req.cta_m || req.cta_n || req.cta_k || req.warp_m || req.warp_n;
   std::vector<KernelMapping> cands;
   if (tile_given) {
@@ -303,7 +312,6 @@ KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw,
   }
   KernelMapping best;
   double best_cost = INFINITY;
-  std::map<int, std::vector<std::int64_t>> kept_by_cta_m;
   for (auto m : cands) {
     m.layout = req.layout;
     if (req.stages) m.stages = req.stages;
@@ -319,17 +327,15 @@ KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw,
     } else {
       validate_mapping(m, hw.sm, op.kind());
     }
-    // A block-sparse panel's k-loop is its kept blocks: no split-K.
-    const std::vector<int> splits = op.block_sparse() ? std::vector<int>{1}
-                                    : req.split_k     ? std::vector<int>{req.split_k}
-                                                      : std::vector<int>{1, 2, 4, 8, 16};
+    const std::vector<int> splits = !cost.split_k ? std::vector<int>{1}
+                                    : req.split_k ? std::vector<int>{req.split_k}
+                                                  : std::vector<int>{1, 2, 4, 8, 16};
     for (int s : splits) {
       if (s > 1 && double(op.k) / s < 2.0 * m.cta_k) continue;
       m.split_k = s;
       const double tiles_n = std::ceil(double(op.n) / m.cta_n);
       m.swizzle = req.swizzle ? req.swizzle : int(std::min(8.0, tiles_n));
-      const double c = op.block_sparse() ? estimate_block_cycles(op, hw, m, kept_by_cta_m)
-                                         : estimate_cycles(op, hw, m);
+      const double c = cost.cycles ? cost.cycles(m) : estimate_cycles(op, hw, m);
       // The estimate is rough: a later candidate (smaller tile, more splits) must win
       // by a clear margin to displace an earlier one.
       if (c < best_cost * kSwitchMargin) {

@@ -3,6 +3,7 @@
 // tile, `stages` cp.async stages in shared memory, a rasterization swizzle and split-K.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -77,10 +78,19 @@ std::vector<KernelMapping> mapping_candidates(Dtype d);
 // Check a mapping against the op's dtype and the SM; throws InputError naming the key.
 void validate_mapping(const KernelMapping& m, const SmSpec& sm, const MmaKind& k);
 
-// The user's mapping if complete, else the best candidate by the documented estimate.
+// How the chooser scores a candidate tile for the kernel that will run it: the kernel's
+// cycle estimate (empty: estimate_cycles, the multistage GEMM's) and whether the
+// kernel can split K. Each kernel supplies its own (TensorCoreKernel::tile_cost), so
+// the chooser knows no kernel kind.
+struct TileCost {
+  std::function<double(const KernelMapping&)> cycles;
+  bool split_k = true;
+};
+
+// The user's mapping if complete, else the best candidate by the kernel's estimate.
 // `op` is the problem as the kernel runs it (kernel_problem).
-KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw,
-                             const MappingRequest& req);
+KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const MappingRequest& req,
+                             const TileCost& cost = {});
 
 // Block-sparse weights (op.block_map, blocks of r x c along the kernel's M and K): a CTA
 // of cta_m rows runs over the union of its rows' kept block columns, so the chooser
@@ -90,6 +100,9 @@ KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw,
 // batch * tiles_m + tile_m.
 std::vector<std::int64_t> panel_kept_k(const BlockMap& map, std::int64_t m, int batch,
                                        std::int64_t k, int cta_m);
+// The block-skipping kernel's tile cost for `op` (with its block_map): the dense estimate
+// over the CTAs' kept K, between the mean and the largest panel; no split-K.
+TileCost block_tile_cost(const GemmOp& op, const ChooserHardware& hw);
 
 // The CSR SpMM kernel's tile (Sputnik-style, models/kernels/csr_plan.h): 4 rows of W (one
 // warp each) x `cols` activation columns per CTA (csr_tile_cols), 32 nonzeros per row
