@@ -205,6 +205,21 @@ const OpStat map_layout{
     {"mapping.smem_layout", "-", "shared-memory tile layout (swizzled, padded, naive)",
      StatTotal::kNone, kKernel},
     computed<OpResult>([](const OpResult& r) { return std::string(to_string(r.mapping.layout)); })};
+// Warp-specialized (sm90) kernels only: their schedule and cluster.
+bool warp_specialized(const OpResult& r) { return !r.mapping.schedule.empty(); }
+const OpStat map_schedule{
+    {"mapping.schedule", "-",
+     "warp-specialized kernels: cooperative (two consumer warpgroups share each tile) or "
+     "pingpong (they alternate tiles)",
+     StatTotal::kNone, kKernel},
+    computed<OpResult>([](const OpResult& r) { return r.mapping.schedule; }),
+    warp_specialized};
+const OpStat map_cluster_m{
+    {"mapping.cluster_m", "CTAs",
+     "warp-specialized kernels: CTAs along M in a cluster, sharing each B tile by TMA multicast",
+     StatTotal::kNone, kKernel},
+    computed<OpResult>([](const OpResult& r) { return r.mapping.cluster_m; }),
+    warp_specialized};
 const OpStat map_chosen_by{
     {"mapping.chosen_by", "-", "the config, or the heuristic's choice and its estimate",
      StatTotal::kNone, kKernel},

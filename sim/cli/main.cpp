@@ -16,6 +16,8 @@ __attribute__((constructor(101))) static void quiet_systemc_banner() {
 int sc_main(int argc, char* argv[]) {
   CLI::App app{"stcsim: cycle-level simulator of dense and sparse tensor-core GPUs"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("stcsim ") + STCSIM_VERSION +
+                                        " (configured at commit " + STCSIM_GIT_COMMIT + ")");
   std::map<CLI::App*, stcsim::Command> commands;
   auto add = [&](stcsim::Command (*f)(CLI::App&)) {
     const auto before = app.get_subcommands([](CLI::App*) { return true; }).size();
@@ -40,6 +42,8 @@ int sc_main(int argc, char* argv[]) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);

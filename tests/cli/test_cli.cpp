@@ -19,6 +19,12 @@ TEST_CASE("cli_help_on_every_subcommand", "[cli]") {
   }
 }
 
+TEST_CASE("cli_version", "[cli]") {
+  const auto r = run_stcsim("--version");
+  CHECK(r.status == 0);
+  CHECK_THAT(r.out, Catch::StartsWith("stcsim 0."));
+}
+
 TEST_CASE("cli_stats_json_contract", "[cli]") {
   const auto j = run_stats("--arch a100 --gemm 1024x512x256 --gemm 256x256x256 --dtype bf16");
   for (const char* k : {"cycles", "seconds", "tflops", "limiter"}) {
