@@ -38,6 +38,10 @@ struct MmaKind {
   int wgmma_n = 0;
 
   bool warpgroup() const { return wgmma_n > 0; }
+  bool operator==(const MmaKind& o) const {
+    return dtype == o.dtype && sparsity == o.sparsity && wgmma_n == o.wgmma_n;
+  }
+  bool operator!=(const MmaKind& o) const { return !(*this == o); }
   MmaShape shape() const;  // m16 n8 (wgmma: m64 nN) and K covered (dense K x M/N for sparse)
   MmaShape sub_core_shape() const;     // what one sub-core's tensor core runs: m16 of shape()
   std::int64_t products() const;       // real multiplies per instruction

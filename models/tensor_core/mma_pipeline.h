@@ -50,7 +50,13 @@ class MmaPipeline : public ITensorCore {
   double initiation_interval(const MmaKind& k) const override;
   int latency(const MmaKind& k) const override;
   Cycle issue(Cycle ready, const MmaKind& k) override {
-    return pipe_.reserve(ready, initiation_interval(k));
+    // A kernel issues one kind over and over: its interval (a sparse kind's involves a
+    // log2 for the metadata width) is worked out once per change of kind.
+    if (k != issued_kind_) {
+      issued_kind_ = k;
+      issued_ii_ = initiation_interval(k);
+    }
+    return pipe_.reserve(ready, issued_ii_);
   }
   Cycle busy_cycles() const override { return pipe_.busy_cycles(); }
   std::string numerics_preset() const override { return spec_.numerics; }
@@ -63,6 +69,8 @@ class MmaPipeline : public ITensorCore {
   const MmaPipelineSpec::Timing& timing(Dtype d) const { return spec_.per_dtype[int(d)]; }
   MmaPipelineSpec spec_;
   Timeline pipe_;
+  MmaKind issued_kind_{Dtype::FP16, {}, -1};  // matches no real kind: the first issue computes
+  double issued_ii_ = 0;
 };
 
 }  // namespace stcsim
