@@ -6,6 +6,7 @@
 #include <memory>
 #include <sstream>
 
+#include "models/mapping/cutlass_sm80_tiles.h"
 #include "sim/core/input_error.h"
 #include "sim/core/registry.h"
 
@@ -95,6 +96,10 @@ std::vector<ParamDecl> MappingRequest::params() {
       string_param("schedule", d.schedule, {"auto", "cooperative", "pingpong"},
                    "warp-specialized kernels (sm90): two consumer warpgroups sharing each tile "
                    "(cooperative) or alternating tiles (pingpong); auto: chosen"),
+      string_param("policy", d.policy, {"chooser", "cutlass_sm80"},
+                   "candidate tiles of the multistage kernels' chooser: the documented set "
+                   "(chooser) or the ones CUTLASS's generator instantiates for sm80 "
+                   "(cutlass_sm80, docs/mapping.md); the estimate picks among them either way"),
       int_param(
           "cluster_m", "CTAs", d.cluster_m, 0, 4,
           "warp-specialized kernels (sm90): CTAs of a cluster along M, which share each B tile by "
@@ -120,6 +125,7 @@ MappingRequest MappingRequest::from(const ParamSet& p) {
   r.unstructured_kernel = p.get_string("unstructured_kernel");
   r.schedule = p.get_string("schedule");
   r.cluster_m = int(p.get_int("cluster_m"));
+  r.policy = p.get_string("policy");
   return r;
 }
 
@@ -308,7 +314,8 @@ KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const 
     m.chosen_by = "config";
     cands.push_back(m);
   } else {
-    cands = mapping_candidates(op.dtype);
+    cands = req.policy == "cutlass_sm80" ? cutlass_sm80_candidates(op.kind())
+                                         : mapping_candidates(op.dtype);
   }
   KernelMapping best;
   double best_cost = INFINITY;

@@ -67,6 +67,9 @@ struct MappingRequest {
   std::string unstructured_kernel = "block_sparse_gemm";  // auto's kernel for 1x1-block weights
   std::string schedule = "auto";  // warp-specialized kernels: auto | cooperative | pingpong
   int cluster_m = 0;              // warp-specialized kernels: 1, 2 or 4 (0: chosen)
+  // Where the chooser's candidate tiles come from: "chooser" (the documented set) or
+  // "cutlass_sm80" (what CUTLASS's generator instantiates for sm80, cutlass_sm80_tiles.h).
+  std::string policy = "chooser";
   static std::vector<ParamDecl> params();
   static MappingRequest from(const ParamSet& p);
 };

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "models/mapping/cutlass_sm80_tiles.h"
 #include "models/mapping/kernel_mapping.h"
 #include "sim/core/input_error.h"
 
@@ -97,4 +98,26 @@ TEST_CASE("mapping_occupancy_limits", "[mapping]") {
   m.stages = 2;
   o = occupancy(m, sm, MmaKind{Dtype::FP16, {}});
   CHECK(o.ctas_per_sm >= 2);
+}
+
+TEST_CASE("mapping_policy_cutlass_sm80_picks_a_shipped_tile", "[mapping]") {
+  MappingRequest r;
+  r.policy = "cutlass_sm80";
+  for (const MmaKind kind : {MmaKind{Dtype::FP16, {}}, MmaKind{Dtype::FP16, NmSparsity{2, 4}},
+                             MmaKind{Dtype::INT8, {}}}) {
+    INFO(kind.str());
+    GemmOp op = gemm(4096, 4096, 4096, kind.dtype);
+    op.sparsity = kind.sparsity;
+    const auto map = choose_mapping(op, a100_like(), r);
+    bool shipped = false;
+    for (const auto& c : cutlass_sm80_candidates(kind))
+      shipped |= c.cta_m == map.cta_m && c.cta_n == map.cta_n && c.cta_k == map.cta_k &&
+                 c.warp_m == map.warp_m && c.warp_n == map.warp_n;
+    CHECK(shipped);
+  }
+  // The generator's list sizes (f16/bf16): 22 dense, 13 sparse.
+  CHECK(cutlass_sm80_candidates(MmaKind{Dtype::FP16, NmSparsity{2, 4}}).size() == 13);
+  CHECK(cutlass_sm80_candidates(MmaKind{Dtype::FP16, {}}).size() == 22);
+  GemmOp tf32 = gemm(1024, 1024, 1024, Dtype::TF32);
+  CHECK_THROWS_WITH(choose_mapping(tf32, a100_like(), r), Catch::Contains("mapping.policy"));
 }
