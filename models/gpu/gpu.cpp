@@ -19,6 +19,8 @@ Gpu::Gpu(sc_core::sc_module_name name, const HardwareSections& hw) : sc_module(n
   smem_proto_ = Registry<ISharedMemory>::create(sm.impl, sm.params, ctx);
   const auto& tma = hw.at("tma");
   tma_proto_ = Registry<ITma>::create(tma.impl, tma.params, ctx);
+  const auto& power = hw.at("power");
+  power_ = Registry<IPower>::create(power.impl, power.params, ctx);
   const auto& l2 = hw.at("l2");
   const auto& dram = hw.at("dram");
   mem_ = std::make_unique<MemorySystem>("mem", gpu_.num_sms, sm_.l2_link_bytes_per_cycle,
@@ -236,8 +238,35 @@ OpResult Gpu::collect(const GemmOp& op, const IKernel& kernel, const KernelPlan&
   act.index_wait_cycles = now.index_wait - s0.index_wait;
   act.cta_cycles = now.cta_cycles - s0.cta_cycles;
   kernel.report(op, plan, *env_, act, r);
+  if (power_->present()) {
+    // The settled clock (models/power): the same cycles, in seconds at that clock.
+    r.power = power_->settle(power_activity(r, now, s0));
+    r.seconds = r.cycles / (r.power.clock_mhz * 1e6);
+  }
   StatRegistry<OpResult>::recompute(r);  // tflops, dram_gbps, limiter (op_stats.cpp)
   return r;
+}
+
+PowerActivity Gpu::power_activity(const OpResult& r, const Snapshot& now,
+                                  const Snapshot& s0) const {
+  PowerActivity a;
+  a.dtype = r.op.dtype;
+  a.cycles = r.cycles;
+  if (r.on_cuda_cores) {
+    a.cuda_fmas = r.products;  // one FMA per real product of the pruned weights
+  } else {
+    // What the tensor pipes executed, padding of edge tiles included: their busy cycles
+    // at the rate of real multiplies the kernel's instruction runs at.
+    const double pipes = double(gpu_.num_sms) * sm_.sub_cores;
+    a.tensor_products = r.pipe_busy * r.peak_products_per_second / (gpu_.clock_mhz * 1e6 * pipes);
+    a.sparse = !r.op.sparsity.dense();
+  }
+  a.smem_bytes = (now.smem - s0.smem) * smem_proto_->bytes_per_cycle();
+  a.l2_bytes = (now.mem.l2_read_sectors - s0.mem.l2_read_sectors + now.mem.l2_write_sectors -
+                s0.mem.l2_write_sectors) *
+               mem_->l2().sector_bytes();
+  a.dram_bytes = r.dram_read_bytes + r.dram_write_bytes;
+  return a;
 }
 
 }  // namespace stcsim

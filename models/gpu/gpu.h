@@ -12,6 +12,7 @@
 #include "models/kernels/i_kernel.h"
 #include "models/kernels/op_result.h"
 #include "models/memory/memory_system.h"
+#include "models/power/i_power.h"
 #include "models/sm/cta_scheduler.h"
 #include "models/sm/sm.h"
 #include "sim/core/section_config.h"
@@ -54,6 +55,9 @@ class Gpu : public sc_core::sc_module {
   const IKernel& kernel_for(const GemmOp& op) const;
   OpResult collect(const GemmOp& op, const IKernel& kernel, const KernelPlan& plan, Cycle start,
                    Cycle end) const;
+  // What the op did, for the power model (from the record and the snapshots' differences).
+  struct Snapshot;
+  PowerActivity power_activity(const OpResult& r, const Snapshot& now, const Snapshot& s0) const;
 
   GpuSpec gpu_;
   SmSpec sm_;
@@ -61,6 +65,7 @@ class Gpu : public sc_core::sc_module {
   std::unique_ptr<ITensorCore> tc_proto_;
   std::unique_ptr<ISharedMemory> smem_proto_;
   std::unique_ptr<ITma> tma_proto_;
+  std::unique_ptr<IPower> power_;
   std::unique_ptr<MemorySystem> mem_;
   std::unique_ptr<CtaScheduler> sched_;
   std::unique_ptr<KernelEnv> env_;  // what kernels read of this GPU

@@ -61,7 +61,10 @@ const OpStat cycles{
      "from launch of the GEMM (and its split-K reduction) to its last store reaching the L2",
      StatTotal::kSum, kGpu},
     field(&OpResult::cycles)};
-const OpStat seconds{{"seconds", "s", "cycles / gpu.clock_mhz", StatTotal::kSum, kGpu},
+const OpStat seconds{{"seconds", "s",
+                      "cycles / the SM clock: gpu.clock_mhz, or power.clock_mhz when a power "
+                      "model settles it lower",
+                      StatTotal::kSum, kGpu},
                      field(&OpResult::seconds)};
 const OpStat flops{{"flops", "operations", "2 per FMA of the dense GEMM, also for sparse ones",
                     StatTotal::kSum, kGpu},

@@ -14,6 +14,7 @@
 #include "models/common/gemm_op.h"
 #include "models/functional/dot_unit.h"
 #include "models/mapping/kernel_mapping.h"
+#include "models/power/power_report.h"
 #include "models/sm/stall_counters.h"
 #include "sim/core/stat.h"
 
@@ -60,6 +61,9 @@ struct OpResult {
   std::string accumulation;
   bool on_cuda_cores = false;
   std::string weight_path;  // e.g. "block-skipping kernel" (empty: not exploited)
+  // Energy, average power and the settled SM clock (models/power; all zero without a
+  // power model). When a model settles the clock, seconds are cycles at that clock.
+  PowerReport power;
   // Stats with no member here, set by their producer (a kernel's own counters).
   StatSlots stats;
 };

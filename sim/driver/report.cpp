@@ -89,6 +89,19 @@ std::string format_report(const RunRequest& req, const RunResult& res) {
        << fmt("%.1f%%",
               100 * std::max(0.0, pc - res.total.pipe_busy - res.total.stalls.total()) / pc);
   }
+  if (res.total.power.clock_mhz > 0) {
+    int throttled = 0, over = 0;
+    for (const auto& r : res.ops) {
+      throttled += r.power.throttled > 0;
+      over += r.power.over_limit > 0;
+    }
+    os << "\nPower: " << fmt("%.4g", res.total.power.joules) << " J, "
+       << fmt("%.0f", res.total.seconds > 0 ? res.total.power.joules / res.total.seconds : 0)
+       << " W average, SM clock " << fmt("%.0f", res.total.power.clock_mhz)
+       << " MHz (cycle-weighted); " << throttled << " of " << res.ops.size()
+       << " GEMMs throttled by the power limit";
+    if (over) os << ", " << over << " above it even at the lowest clock";
+  }
   os << "\nSimulated in " << fmt("%.2f", res.wall_seconds) << " s of wall time.\n";
   return os.str();
 }

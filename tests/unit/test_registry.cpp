@@ -4,6 +4,7 @@
 
 #include "models/memory/i_dram.h"
 #include "models/memory/i_l2_cache.h"
+#include "models/power/i_power.h"
 #include "models/smem/i_shared_memory.h"
 #include "models/tensor_core/i_tensor_core.h"
 #include "sim/config/config.h"
@@ -53,6 +54,10 @@ TEST_CASE("registry_every_component_builds_with_defaults", "[registry]") {
     }
     if (info.kind == "dram") {
       REQUIRE(Registry<IDram>::create(info.impl, p, ctx));
+      ++built;
+    }
+    if (info.kind == "power") {
+      REQUIRE(Registry<IPower>::create(info.impl, p, ctx));
       ++built;
     }
   }

@@ -1,0 +1,121 @@
+// Physics of the power model on the presets (models/power, docs/power.md): energy grows
+// with work, 2:4 spends less tensor-core energy than dense on the same GEMM, no op
+// settles above its board's limit (unless flagged over it at the lowest clock), a
+// DRAM-bound op is never throttled, seconds follow the settled clock, and without a
+// power model no power stat is written.
+#include <catch2/catch.hpp>
+
+#include "tests/support/run_stcsim.h"
+
+using namespace stcsim::test;
+
+namespace {
+double limit_of(const nlohmann::json& j) {
+  return j["config"]["hardware"]["power"]["params"]["power_limit_watts"]["value"];
+}
+}  // namespace
+
+TEST_CASE("physics_power_energy_grows_with_work", "[physics][power]") {
+  const auto j = run_stats(
+      "--arch a100 --dtype fp16 --gemm 512x512x512 --gemm 1024x1024x1024 "
+      "--gemm 2048x2048x2048 --gemm 2048x2048x4096");
+  const auto& ops = j["ops"];
+  for (std::size_t i = 1; i < ops.size(); ++i) {
+    INFO(ops[i]["name"]);
+    CHECK(ops[i]["energy"]["joules"].get<double>() > ops[i - 1]["energy"]["joules"].get<double>());
+    CHECK(ops[i]["energy"]["tensor"].get<double>() > ops[i - 1]["energy"]["tensor"].get<double>());
+    CHECK(ops[i]["energy"]["l2"].get<double>() > ops[i - 1]["energy"]["l2"].get<double>());
+  }
+  // The parts add up, the total sums the ops, and its watts are its joules over its seconds.
+  double sum = 0;
+  for (const auto& op : ops) {
+    double parts = 0;
+    for (const char* p : {"tensor", "sparse_select", "cuda_cores", "smem", "l2", "dram", "static"})
+      parts += op["energy"][p].get<double>();
+    CHECK(parts == Approx(op["energy"]["joules"].get<double>()).epsilon(1e-9));
+    sum += op["energy"]["joules"].get<double>();
+  }
+  const auto& t = j["total"];
+  CHECK(t["energy"]["joules"].get<double>() == Approx(sum).epsilon(1e-12));
+  CHECK(t["power"]["watts"].get<double>() ==
+        Approx(t["energy"]["joules"].get<double>() / t["seconds"].get<double>()).epsilon(1e-12));
+}
+
+TEST_CASE("physics_power_sparse_24_spends_less_tensor_energy_than_dense", "[physics][power]") {
+  for (const char* arch : {"a100", "h100"}) {
+    INFO(arch);
+    const std::string g = std::string("--arch ") + arch + " --dtype fp16 --gemm 2048x2048x2048";
+    const auto d = run_stats(g)["ops"][0];
+    const auto s = run_stats(g + " --sparsity 2:4")["ops"][0];
+    const double dense = d["energy"]["tensor"];
+    const double sparse =
+        s["energy"]["tensor"].get<double>() + s["energy"]["sparse_select"].get<double>();
+    INFO("dense " << dense << " J, 2:4 " << sparse << " J of tensor-core energy");
+    CHECK(s["energy"]["sparse_select"].get<double>() > 0);
+    CHECK(d["energy"]["sparse_select"].get<double>() == 0);
+    CHECK(sparse < 0.7 * dense);
+    CHECK(sparse > 0.4 * dense);
+  }
+}
+
+TEST_CASE("physics_power_never_above_the_limit_after_settling", "[physics][power]") {
+  for (const char* arch : {"a100", "h100", "v100"}) {
+    INFO(arch);
+    const auto j = run_stats(std::string("--arch ") + arch +
+                             " --dtype fp16 --gemm 4096x4096x2048 --gemm 1024x1024x1024 "
+                             "--gemm 100x300x200 --gemm 8192x8x8192");
+    const double limit = limit_of(j);
+    const double preset = j["config"]["hardware"]["gpu"]["params"]["clock_mhz"]["value"];
+    for (const auto& op : j["ops"]) {
+      INFO(op["name"] << ": " << op["power"]["watts"] << " W at " << op["power"]["clock_mhz"]
+                      << " MHz");
+      CHECK(op["power"]["over_limit"] == 0);
+      CHECK(op["power"]["watts"].get<double>() <= limit * (1 + 1e-12));
+      CHECK(op["power"]["clock_mhz"].get<double>() <= preset);
+      // Seconds are the cycles at the settled clock.
+      CHECK(op["seconds"].get<double>() ==
+            Approx(op["cycles"].get<double>() / (op["power"]["clock_mhz"].get<double>() * 1e6))
+                .epsilon(1e-12));
+      CHECK(op["power"]["throttled"] == (op["power"]["clock_mhz"].get<double>() < preset ? 1 : 0));
+    }
+  }
+}
+
+TEST_CASE("physics_power_limit_unreachable_reports_the_lowest_clock", "[physics][power]") {
+  // 60 W: above the a100 preset's static power at its lowest clock (80 W x 0.7 V / 1 V),
+  // below what even 210 MHz draws with a GEMM running.
+  const auto j =
+      run_stats("--arch a100 --dtype fp16 --gemm 2048x2048x2048 -p power.power_limit_watts=60");
+  const auto& op = j["ops"][0];
+  CHECK(op["power"]["over_limit"] == 1);
+  CHECK(op["power"]["throttled"] == 1);
+  CHECK(op["power"]["clock_mhz"] == 210);
+  CHECK(op["power"]["watts"].get<double>() > 60);
+  CHECK(j["total"]["power"]["over_limit"] == 1);
+}
+
+TEST_CASE("physics_power_dram_bound_op_never_throttled", "[physics][power]") {
+  for (const char* arch : {"a100", "h100", "h200", "v100"}) {
+    INFO(arch);
+    const auto j = run_stats(std::string("--arch ") + arch + " --dtype fp16 --gemm 8192x8x8192");
+    const auto& op = j["ops"][0];
+    CHECK(op["limiter"] == "dram");
+    CHECK(op["power"]["throttled"] == 0);
+    CHECK(op["power"]["watts"].get<double>() < limit_of(j));
+  }
+}
+
+TEST_CASE("physics_power_none_writes_no_power_stats_and_keeps_the_clock", "[physics][power]") {
+  const std::string g = "--arch a100 --dtype fp16 --gemm 2048x2048x2048";
+  const auto j = run_stats(g + " -p power.impl=none");
+  for (const auto* rec : {&j["ops"][0], &j["total"]}) {
+    CHECK(!rec->contains("energy"));
+    CHECK(!rec->contains("power"));
+  }
+  const auto& op = j["ops"][0];
+  CHECK(op["seconds"].get<double>() == Approx(op["cycles"].get<double>() / 1410e6).epsilon(1e-12));
+  // The same cycles as with the preset's power model (the model only settles the clock).
+  const auto p = run_stats(g);
+  CHECK(p["ops"][0]["cycles"] == op["cycles"]);
+  CHECK(p["ops"][0].contains("energy"));
+}
