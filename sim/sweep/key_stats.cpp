@@ -48,6 +48,14 @@ nlohmann::json key_stats(const nlohmann::json& s) {
   k["ops"] = s.at("ops").size();
   k["arch"] = s.value("arch", "");
   k["tc_macs_per_cycle"] = tensor_core_width(s);
+  // Energy beside speed, when the run had a power model (docs/power.md): the run's
+  // joules, its average watts and the SM clock it settled at (cycle-weighted).
+  const auto& t = s.at("total");
+  if (t.contains("energy") && t.contains("power")) {
+    k["joules"] = t["energy"].value("joules", 0.0);
+    k["watts"] = t["power"].value("watts", 0.0);
+    k["clock_mhz"] = t["power"].value("clock_mhz", 0.0);
+  }
   return k;
 }
 

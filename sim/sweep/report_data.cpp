@@ -60,6 +60,7 @@ ReportData load_report_data(const nlohmann::json& plan, const nlohmann::json& ta
       p.ok = true;
       p.speedup.resize(nw);
       p.seconds.resize(nw);
+      p.joules.resize(nw);
       p.limiter.resize(nw);
       std::int64_t rest = id;  // the plan's numbering: mixed radix, last axis fastest
       p.index.assign(d.axes.size(), 0);
@@ -76,6 +77,7 @@ ReportData load_report_data(const nlohmann::json& plan, const nlohmann::json& ta
     p.ok = p.ok && row.at("status") == "ok";
     p.speedup[w] = opt_number(row.at("speedup_vs_ref"));
     p.seconds[w] = opt_number(row.at("seconds"));
+    if (row.contains("joules")) p.joules[w] = opt_number(row.at("joules"));
     if (row.at("limiter").is_string()) p.limiter[w] = row.at("limiter").get<std::string>();
     if (auto m = opt_number(row.at("tc_macs_per_cycle")))
       p.tc_macs_per_cycle = p.tc_macs_per_cycle.value_or(0) + *m / double(nw);
@@ -88,6 +90,13 @@ ReportData load_report_data(const nlohmann::json& plan, const nlohmann::json& ta
       if (all) log_sum += std::log(*s);
     }
     if (all && nw > 0) p.geomean_speedup = std::exp(log_sum / double(nw));
+    double joules = 0;
+    bool every = p.ok && nw > 0;
+    for (const auto& j : p.joules) {
+      every = every && j && *j > 0;
+      if (every) joules += *j;
+    }
+    if (every) p.total_joules = joules;
     if (!p.ok) p.tc_macs_per_cycle.reset();
   }
   return d;
@@ -122,6 +131,26 @@ std::vector<const PointView*> ReportData::pareto_front() const {
   std::sort(cand.begin(), cand.end(), [](const PointView* x, const PointView* y) {
     if (*x->tc_macs_per_cycle != *y->tc_macs_per_cycle)
       return *x->tc_macs_per_cycle < *y->tc_macs_per_cycle;
+    if (*x->geomean_speedup != *y->geomean_speedup)
+      return *x->geomean_speedup > *y->geomean_speedup;
+    return x->id < y->id;
+  });
+  std::vector<const PointView*> front;
+  double best = -1;
+  for (const auto* p : cand)
+    if (*p->geomean_speedup > best * (1 + 1e-9)) {
+      front.push_back(p);
+      best = *p->geomean_speedup;
+    }
+  return front;
+}
+
+std::vector<const PointView*> ReportData::energy_front() const {
+  std::vector<const PointView*> cand;
+  for (const auto& [id, p] : points)
+    if (p.geomean_speedup && p.total_joules) cand.push_back(&p);
+  std::sort(cand.begin(), cand.end(), [](const PointView* x, const PointView* y) {
+    if (*x->total_joules != *y->total_joules) return *x->total_joules < *y->total_joules;
     if (*x->geomean_speedup != *y->geomean_speedup)
       return *x->geomean_speedup > *y->geomean_speedup;
     return x->id < y->id;

@@ -167,6 +167,44 @@ PlotScript write_pareto_plot(const ReportData& d, const std::string& dir) {
           "Speed (geometric mean of speedups over the workloads) against tensor-core width"};
 }
 
+PlotScript write_energy_plot(const ReportData& d, const std::string& dir) {
+  std::ostringstream all, front_dat;
+  std::vector<double> xs;
+  for (const auto& [id, p] : d.points)
+    if (p.geomean_speedup && p.total_joules) {
+      all << gp_number(*p.total_joules) << " " << gp_number(*p.geomean_speedup) << "\n";
+      xs.push_back(*p.total_joules);
+    }
+  if (xs.empty())
+    return {"", "",
+            "No energy plot: the runs had no power model (power.impl: none; the presets have "
+            "one, docs/power.md)"};
+  const auto [lo, hi] = std::minmax_element(xs.begin(), xs.end());
+  for (const auto* p : d.energy_front())
+    front_dat << gp_number(*p->total_joules) << " " << gp_number(*p->geomean_speedup) << " p"
+              << p->id << "\n";
+  write_text(dir + "/energy_all.dat", all.str());
+  write_text(dir + "/energy_front.dat", front_dat.str());
+  std::ostringstream gp;
+  gp << gp_preamble("energy.png", 1000, 700) << "set title \"" << gp_dq(d.name)
+     << ": speed against energy\\n"
+     << "(up and to the left is better; labels are point ids, see summary.md)\" font ',13'\n"
+     << "set xlabel 'energy: joules of every workload together, at the settled clocks'\n"
+     << "set ylabel 'speedup vs reference point (geomean over workloads)'\n"
+     << "set key inside left top box opaque\n"
+     << "set offsets graph 0.05, graph 0.05, graph 0.08, graph 0.05\n";
+  if (*hi / *lo >= 16) gp << "set logscale x 2\n";
+  gp << "plot 'energy_all.dat' using 1:2 with points pt 7 ps 1.0 lc rgb '#A0808080' title 'design "
+        "points', "
+     << "'energy_front.dat' using 1:2 with linespoints lw 2 pt 7 ps 1.5 lc rgb '" << series_color(2)
+     << "' title 'Pareto front', "
+     << "'energy_front.dat' using 1:2:3 with labels offset 0,1.2 font ',10' notitle\n";
+  write_text(dir + "/energy.gp", gp.str());
+  return {"energy.png", dir + "/energy.gp",
+          "Speed (geometric mean of speedups over the workloads) against energy (joules of all "
+          "workloads)"};
+}
+
 PlotScript write_heatmap_plot(const ReportData& d, const std::string& dir) {
   if (d.axes.size() < 2) return {"", "", "No heatmap: the sweep varies fewer than two parameters"};
   const AxisInfo &ax = d.axes[0], &ay = d.axes[1];

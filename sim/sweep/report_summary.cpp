@@ -91,6 +91,15 @@ std::string summary_markdown(const ReportData& d, const std::vector<PlotScript>&
          << fmt(*p->geomean_speedup, "%.3f") << "x | " << d.describe(*p) << " |\n";
     md << "\n";
   }
+  const auto energy = d.energy_front();
+  if (!energy.empty()) {
+    md << "## Pareto front (speed vs energy)\n\n| point | joules | speedup | parameters "
+          "|\n|---|---|---|---|\n";
+    for (const auto* p : energy)
+      md << "| p" << p->id << " | " << fmt(*p->total_joules, "%.4g") << " | "
+         << fmt(*p->geomean_speedup, "%.3f") << "x | " << d.describe(*p) << " |\n";
+    md << "\n";
+  }
   if (!failures.empty()) {
     md << "## Failed points\n\n";
     for (std::size_t i = 0; i < std::min<std::size_t>(10, failures.size()); ++i)

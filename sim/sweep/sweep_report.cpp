@@ -29,6 +29,7 @@ ReportOutcome write_report(const std::string& sweep_dir, const std::string& repo
 
   std::vector<PlotScript> plots = write_axis_plots(d, report_dir);
   plots.push_back(write_pareto_plot(d, report_dir));
+  plots.push_back(write_energy_plot(d, report_dir));
   plots.push_back(write_heatmap_plot(d, report_dir));
 
   ReportOutcome out;

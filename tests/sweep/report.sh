@@ -14,7 +14,7 @@ trap 'rm -rf "$work"' EXIT
 "$stcsim" sweep "$2/small.yaml" --out "$work/s" -j 2 -q
 "$stcsim" report "$work/s"
 r=$work/s/report
-for png in speedup_tensor_core_fp16_ii_cycles speedup_dram_bandwidth_gbps speedup_sm_config pareto heatmap; do
+for png in speedup_tensor_core_fp16_ii_cycles speedup_dram_bandwidth_gbps speedup_sm_config pareto energy heatmap; do
   f=$r/$png.png
   [ -s "$f" ] || { echo "FAIL: $f missing"; exit 1; }
   # A PNG: the signature, and big enough to hold a drawn plot rather than an empty frame.
@@ -24,6 +24,8 @@ done
 grep -q "^## Best points" "$r/summary.md" || { echo "FAIL: summary.md names no best point"; exit 1; }
 grep -q "| 1 | p" "$r/summary.md" || { echo "FAIL: summary.md ranks no point"; exit 1; }
 grep -q "Pareto front" "$r/summary.md" || { echo "FAIL: summary.md has no Pareto front"; exit 1; }
+grep -q "Pareto front (speed vs energy)" "$r/summary.md" || { echo "FAIL: summary.md has no energy front"; exit 1; }
+grep -q ",joules,watts,clock_mhz," "$work/s/results.csv" || { echo "FAIL: results.csv has no energy columns"; exit 1; }
 # A one-point sweep still reports, saying why some plots are absent.
 printf 'schema_version: 1\nbase: a100\nworkloads: [256x256x256]\n' >"$work/one.yaml"
 "$stcsim" sweep "$work/one.yaml" --out "$work/one" -q

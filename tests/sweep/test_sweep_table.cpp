@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
+#include "sim/sweep/key_stats.h"
 #include "sim/sweep/point_record.h"
 #include "sim/sweep/results_table.h"
 #include "tests/support/run_stcsim.h"
@@ -106,4 +107,47 @@ TEST_CASE("sweep_point_files_round_trip_and_names", "[sweep]") {
   CHECK(back.workloads[0].sim_wall_seconds == 0.123);
   // Only the final file is left: the temp file was renamed over it.
   CHECK(std::distance(std::filesystem::directory_iterator(dir), {}) == 1);
+}
+
+TEST_CASE("sweep_key_stats_and_table_carry_energy_when_the_run_has_a_power_model", "[sweep]") {
+  nlohmann::json s = {{"arch", "a100"},
+                      {"config", {{"hardware", nlohmann::json::object()}}},
+                      {"ops", nlohmann::json::array()},
+                      {"total",
+                       {{"name", "total"},
+                        {"seconds", 2e-3},
+                        {"peak_tflops", 312.0},
+                        {"wall_seconds", 1.5},
+                        {"energy", {{"joules", 0.8}, {"tensor", 0.5}}},
+                        {"power", {{"watts", 400.0}, {"clock_mhz", 1395.0}}}}}};
+  auto k = key_stats(s);
+  CHECK(k["joules"] == 0.8);
+  CHECK(k["watts"] == 400.0);
+  CHECK(k["clock_mhz"] == 1395.0);
+  CHECK(!k.contains("wall_seconds"));
+  // Without a power model (power.impl: none) the columns stay empty.
+  s["total"].erase("energy");
+  s["total"].erase("power");
+  k = key_stats(s);
+  CHECK(!k.contains("joules"));
+  CHECK(!k.contains("watts"));
+
+  const std::string dir = stcsim::test::temp_dir("table_energy");
+  const RemoveOnExit cleanup{dir};
+  PointRecord r;
+  r.id = 1;
+  r.values = {{"l2.ways", "16"}, {"sparsity", "dense"}};
+  auto w = ok("a", 1e-6);
+  w.stats["joules"] = 0.25;
+  w.stats["watts"] = 250.0;
+  w.stats["clock_mhz"] = 1410.0;
+  r.workloads.push_back(w);
+  r.workloads.push_back(ok("b", 2e-6));
+  write_point(dir, r);
+  const auto t = build_table(plan(), {{1, dir + "/" + point_file_name(1)}});
+  CHECK(t["rows"][0]["joules"] == 0.25);
+  CHECK(t["rows"][0]["watts"] == 250.0);
+  CHECK(t["rows"][0]["clock_mhz"] == 1410.0);
+  CHECK(t["rows"][1]["joules"].is_null());
+  CHECK_THAT(table_csv(t), Catch::Contains(",joules,watts,clock_mhz,error\n"));
 }
