@@ -63,24 +63,15 @@ int run_validate(const ValidateOptions& o) {
   ValidationReport r;
   r.arch = choose_arch(o, files, ubench);
   r.device = files.empty() ? ubench[0].device_name : files[0].device_name;
-  std::vector<SimJob> jobs;
-  std::vector<std::size_t> job_rows;
   for (const auto& f : files) {
     r.files.push_back(f.path);
     r.synthetic = r.synthetic || f.synthetic;
-    for (const auto& g : f.gemms) {
-      ComparedGemm row;
-      row.measured = g;
-      std::vector<std::string> args;
-      row.simulated = simulation_args(g, r.arch, observed_clock(f, g, o.preset_clock), o.overrides,
-                                      args, row.why_not);
-      if (row.simulated) {
-        jobs.push_back(SimJob{args, o.out + "/sim/" + sim_folder_name(jobs.size(), g)});
-        job_rows.push_back(r.rows.size());
-      }
-      r.rows.push_back(std::move(row));
-    }
   }
+  MeasuredJobs measured =
+      measured_jobs(files, r.arch, o.preset_clock, o.overrides, o.out + "/sim/");
+  r.rows = std::move(measured.rows);
+  std::vector<SimJob> jobs = std::move(measured.jobs);
+  const std::vector<std::size_t> job_rows = std::move(measured.job_rows);
   const std::size_t gemm_jobs = jobs.size();
   // Microbenchmarks: cycle figures are per SM clock, so their counterparts run at the
   // preset's clock (the ubench file records no clock).

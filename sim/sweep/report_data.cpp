@@ -124,13 +124,17 @@ std::vector<const PointView*> ReportData::slice(std::size_t a, std::optional<std
   return out;
 }
 
-std::vector<const PointView*> ReportData::pareto_front() const {
+namespace {
+
+// The points no other point beats on both speed and `cost` (smaller is better): sorted by
+// cost, a point is on the front when it is faster than every cheaper one.
+std::vector<const PointView*> front_by(const std::map<std::int64_t, PointView>& points,
+                                       std::optional<double> PointView::*cost) {
   std::vector<const PointView*> cand;
   for (const auto& [id, p] : points)
-    if (p.geomean_speedup && p.tc_macs_per_cycle) cand.push_back(&p);
-  std::sort(cand.begin(), cand.end(), [](const PointView* x, const PointView* y) {
-    if (*x->tc_macs_per_cycle != *y->tc_macs_per_cycle)
-      return *x->tc_macs_per_cycle < *y->tc_macs_per_cycle;
+    if (p.geomean_speedup && p.*cost) cand.push_back(&p);
+  std::sort(cand.begin(), cand.end(), [cost](const PointView* x, const PointView* y) {
+    if (*(x->*cost) != *(y->*cost)) return *(x->*cost) < *(y->*cost);
     if (*x->geomean_speedup != *y->geomean_speedup)
       return *x->geomean_speedup > *y->geomean_speedup;
     return x->id < y->id;
@@ -145,24 +149,14 @@ std::vector<const PointView*> ReportData::pareto_front() const {
   return front;
 }
 
+}  // namespace
+
+std::vector<const PointView*> ReportData::pareto_front() const {
+  return front_by(points, &PointView::tc_macs_per_cycle);
+}
+
 std::vector<const PointView*> ReportData::energy_front() const {
-  std::vector<const PointView*> cand;
-  for (const auto& [id, p] : points)
-    if (p.geomean_speedup && p.total_joules) cand.push_back(&p);
-  std::sort(cand.begin(), cand.end(), [](const PointView* x, const PointView* y) {
-    if (*x->total_joules != *y->total_joules) return *x->total_joules < *y->total_joules;
-    if (*x->geomean_speedup != *y->geomean_speedup)
-      return *x->geomean_speedup > *y->geomean_speedup;
-    return x->id < y->id;
-  });
-  std::vector<const PointView*> front;
-  double best = -1;
-  for (const auto* p : cand)
-    if (*p->geomean_speedup > best * (1 + 1e-9)) {
-      front.push_back(p);
-      best = *p->geomean_speedup;
-    }
-  return front;
+  return front_by(points, &PointView::total_joules);
 }
 
 std::string ReportData::describe(const PointView& p) const {

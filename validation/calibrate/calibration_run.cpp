@@ -84,23 +84,14 @@ CalibrationResult run_calibration(const CalibrationOptions& o, std::ostream& pro
   for (const auto& f : files) devices.push_back(f.device_name);
   r.device = single_device(devices);
 
-  std::vector<SimJob> jobs;
   for (const auto& f : files) {
     r.files.push_back(f.path);
     r.synthetic = r.synthetic || f.synthetic;
-    for (const auto& g : f.gemms) {
-      ComparedGemm row;
-      row.measured = g;
-      std::vector<std::string> args;
-      row.simulated = simulation_args(g, o.arch, observed_clock(f, g, o.preset_clock), o.overrides,
-                                      args, row.why_not);
-      if (row.simulated) {
-        r.fit_rows.push_back(r.before.size());
-        jobs.push_back(SimJob{args, sim_folder_name(jobs.size(), g)});
-      }
-      r.before.push_back(std::move(row));
-    }
   }
+  MeasuredJobs runnable = measured_jobs(files, o.arch, o.preset_clock, o.overrides, "");
+  r.before = std::move(runnable.rows);
+  r.fit_rows = std::move(runnable.job_rows);
+  const std::vector<SimJob> jobs = std::move(runnable.jobs);
   if (jobs.empty())
     throw InputError(o.measurements + ": no measured GEMM the simulator can run, nothing to fit");
   r.pairs = speedup_pairs(r.before);

@@ -54,6 +54,26 @@ Agreement agreement(const std::vector<ComparedGemm>& rows, bool ours) {
   return a;
 }
 
+MeasuredJobs measured_jobs(const std::vector<MeasurementFile>& files, const std::string& arch,
+                           bool preset_clock, const std::vector<std::string>& overrides,
+                           const std::string& dir) {
+  MeasuredJobs out;
+  for (const auto& f : files)
+    for (const auto& g : f.gemms) {
+      ComparedGemm row;
+      row.measured = g;
+      std::vector<std::string> args;
+      row.simulated = simulation_args(g, arch, observed_clock(f, g, preset_clock), overrides, args,
+                                      row.why_not);
+      if (row.simulated) {
+        out.jobs.push_back(SimJob{args, dir + sim_folder_name(out.jobs.size(), g)});
+        out.job_rows.push_back(out.rows.size());
+      }
+      out.rows.push_back(std::move(row));
+    }
+  return out;
+}
+
 std::vector<SpeedupPair> speedup_pairs(const std::vector<ComparedGemm>& rows) {
   std::vector<SpeedupPair> out;
   auto pair = [&](std::size_t sparse, const ComparedGemm* dense) {

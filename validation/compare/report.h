@@ -55,6 +55,18 @@ struct ValidationReport {
   bool all_checks_passed = true;
 };
 
+// Every measured GEMM of `files` as a row, with why not when the simulator cannot run it,
+// and one job per simulable row (its folder `dir` + sim_folder_name); job j is the run of
+// rows[job_rows[j]]. What validate and calibrate both simulate.
+struct MeasuredJobs {
+  std::vector<ComparedGemm> rows;
+  std::vector<SimJob> jobs;
+  std::vector<std::size_t> job_rows;
+};
+MeasuredJobs measured_jobs(const std::vector<MeasurementFile>& files, const std::string& arch,
+                           bool preset_clock, const std::vector<std::string>& overrides,
+                           const std::string& dir);
+
 Agreement agreement(const std::vector<ComparedGemm>& rows, bool ours);
 // Each simulated 2:4 run with its dense twin (same name, shape and dtype), by row index:
 // stcsim_sp24 over stcsim_dense, cusparselt over cuBLASLt (else cuBLAS), torch 2:4 over
