@@ -67,7 +67,6 @@ void MemorySystem::serve(int sm, MemRequest& r, Cycle now) {
         const int nsect = s1 - s0;
         const L2AccessResult res = l2_->access(la, mask, r.write);
         const int slice = l2_->slice_of(la);
-        const bool far = l2_->partition_of_slice(slice) != home;
         if (slice_bytes_[slice] == 0) slices_touched_.push_back(slice);
         slice_bytes_[slice] += nsect * sector;
         total += nsect * sector;
@@ -76,7 +75,8 @@ void MemorySystem::serve(int sm, MemRequest& r, Cycle now) {
           if (chan_read_[ch] == 0 && chan_write_[ch] == 0) chans_touched_.push_back(ch);
           const int n = __builtin_popcount(res.miss_sectors);
           chan_read_[ch] += n * sector;
-          chan_far_[std::size_t(ch)] |= char(far);
+          // Only a miss asks which partition its slice is in (hits are the common case).
+          chan_far_[std::size_t(ch)] |= char(l2_->partition_of_slice(slice) != home);
           counters_.l2_read_miss_sectors += n;
         }
         if (res.evicted_dirty) {
