@@ -223,6 +223,14 @@ const OpStat map_cluster_m{
      StatTotal::kNone, kKernel},
     computed<OpResult>([](const OpResult& r) { return r.mapping.cluster_m; }),
     warp_specialized};
+// Multistage mma.sync / mma.sp kernels only: how their warps buffer B fragments.
+const OpStat map_b_fragment_buffers{
+    {"mapping.b_fragment_buffers", "buffers",
+     "register buffers per warp for B fragments: 2 loads the next k-sub's B while this one's "
+     "mma issue, 1 only after the last mma that read it",
+     StatTotal::kNone, kKernel},
+    computed<OpResult>([](const OpResult& r) { return r.mapping.b_fragment_buffers; }),
+    [](const OpResult& r) { return r.mapping.b_fragment_buffers > 0; }};
 const OpStat map_chosen_by{
     {"mapping.chosen_by", "-", "the config, or the heuristic's choice and its estimate",
      StatTotal::kNone, kKernel},

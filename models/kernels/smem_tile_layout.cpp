@@ -18,8 +18,9 @@ std::uint32_t smem_offset(SmemLayout layout, int row, int chunk, int row_bytes, 
   return 0;
 }
 
-std::vector<std::vector<int>> ldmatrix_wavefronts(const KernelMapping& m, const MmaKind& kind,
-                                                  const ISharedMemory& smem) {
+std::vector<std::vector<FragmentReads>> ldmatrix_wavefronts(const KernelMapping& m,
+                                                            const MmaKind& kind,
+                                                            const ISharedMemory& smem) {
   const auto s = kind.shape();
   const int eb = input_bytes(kind.dtype);
   // Row bytes of the A (values) and B tiles in shared memory, and 16-byte chunks of
@@ -36,7 +37,7 @@ std::vector<std::vector<int>> ldmatrix_wavefronts(const KernelMapping& m, const 
   const double meta_bytes = double(m.warp_m) * s.k * kind.meta_bytes_per_k();
   const int meta_wavefronts =
       int((meta_bytes + smem.bytes_per_cycle() - 1) / smem.bytes_per_cycle());
-  std::vector<std::vector<int>> out(m.warps(), std::vector<int>(ksubs, 0));
+  std::vector<std::vector<FragmentReads>> out(m.warps(), std::vector<FragmentReads>(ksubs));
   std::vector<std::uint32_t> addrs(8);
   auto phase = [&](std::uint32_t base, int row0, int chunk, int row_bytes) {
     const int rows = base == 0 ? m.cta_m : m.cta_n;
@@ -47,13 +48,13 @@ std::vector<std::vector<int>> ldmatrix_wavefronts(const KernelMapping& m, const 
   for (int w = 0; w < m.warps(); ++w) {
     const int row_a = (w % warps_m) * m.warp_m, row_b = (w / warps_m) * m.warp_n;
     for (int k = 0; k < ksubs; ++k) {
-      int total = meta_wavefronts;
+      FragmentReads& f = out[w][k];
+      f.a = meta_wavefronts;
       for (int c = 0; c < a_chunks; ++c)
-        for (int r = 0; r < m.warp_m; r += 8) total += phase(0, row_a + r, k * a_chunks + c, a_row);
+        for (int r = 0; r < m.warp_m; r += 8) f.a += phase(0, row_a + r, k * a_chunks + c, a_row);
       for (int c = 0; c < b_chunks; ++c)
         for (int r = 0; r < m.warp_n; r += 8)
-          total += phase(b_region, row_b + r, k * b_chunks + c, b_row);
-      out[w][k] = total;
+          f.b += phase(b_region, row_b + r, k * b_chunks + c, b_row);
     }
   }
   return out;

@@ -14,10 +14,20 @@ namespace stcsim {
 // `tile_rows` rows holding `row_bytes` bytes each, under `layout`.
 std::uint32_t smem_offset(SmemLayout layout, int row, int chunk, int row_bytes, int tile_rows);
 
-// Shared-memory wavefronts of every ldmatrix phase a warp issues per k-sub, from
-// the real byte addresses of its fragments under the mapping's layout.
-// A sparse kind adds the metadata fragment reads (conflict-free 16-byte loads).
-std::vector<std::vector<int>> ldmatrix_wavefronts(const KernelMapping& m, const MmaKind& kind,
-                                                  const ISharedMemory& smem);
+// Wavefronts of one warp's fragment reads for one k-sub: those of A (with the metadata
+// when sparse) and those of B, apart because the mainloop may load them at different
+// times (KernelMapping::b_fragment_buffers).
+struct FragmentReads {
+  int a = 0;  // A's ldmatrix phases, plus the metadata's loads for a sparse kind
+  int b = 0;  // B's ldmatrix phases
+  int total() const { return a + b; }
+};
+
+// Shared-memory wavefronts of every ldmatrix phase a warp issues per k-sub
+// ([warp][k-sub]), from the real byte addresses of its fragments under the mapping's
+// layout. A sparse kind adds the metadata fragment reads (conflict-free 16-byte loads).
+std::vector<std::vector<FragmentReads>> ldmatrix_wavefronts(const KernelMapping& m,
+                                                            const MmaKind& kind,
+                                                            const ISharedMemory& smem);
 
 }  // namespace stcsim

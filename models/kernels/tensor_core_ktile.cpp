@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "models/kernels/smem_tile_layout.h"
-
 namespace stcsim {
 
 TensorCoreWarps::TensorCoreWarps(const KernelMapping& map, const MmaKind& kind,
@@ -11,7 +9,8 @@ TensorCoreWarps::TensorCoreWarps(const KernelMapping& map, const MmaKind& kind,
     : mma(kind),
       mma_per_warp_ksub((map.warp_m / kind.shape().m) * (map.warp_n / kind.shape().n)),
       wavefronts(ldmatrix_wavefronts(map, kind, smem)),
-      warps(map.warps()) {}
+      warps(map.warps()),
+      b_buffers(map.b_fragment_buffers > 0 ? map.b_fragment_buffers : 2) {}
 
 std::vector<WarpState> TensorCoreWarps::fresh_warps() const {
   std::vector<WarpState> w(static_cast<std::size_t>(warps));
@@ -32,8 +31,18 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
     for (int w = 0; w < nwarps; ++w) {
       WarpState& ws = warps[std::size_t(w)];
       // Fragments of k-sub `sub` load while the warp's mma of `sub-1` issue.
+      const FragmentReads& f = t.wavefronts[std::size_t(w)][std::size_t(sub)];
       const Cycle ready = sub == 0 ? barrier : std::max(barrier, ws.first_issue);
-      ws.frag_ready = sm.smem.read(ready, t.wavefronts[std::size_t(w)][std::size_t(sub)]);
+      if (t.b_buffers == 2) {
+        ws.frag_ready = sm.smem.read(ready, f.total());
+      } else {
+        // One B buffer: the warp's ldmatrix of the next B follows its last mma of the
+        // previous k-sub in program order and overwrites the registers that mma read,
+        // so it issues the cycle after that mma (from the previous k-tile at sub 0).
+        const Cycle a_done = sm.smem.read(ready, f.a);
+        const Cycle b_done = sm.smem.read(std::max(barrier, ws.last_issue + 1), f.b);
+        ws.frag_ready = std::max(a_done, b_done);
+      }
       ws.frag_cause = sub == 0 ? cause : StallCause::Operand;
     }
     // cp.async writes of a stage trickle into shared memory while the previous one is

@@ -1,11 +1,13 @@
 // One k-tile of a tensor-core mainloop: per k-sub, every warp's ldmatrix fragment reads
-// (double-buffered behind the previous k-sub's mma), the stage's cp.async fill charged
+// (double-buffered behind the previous k-sub's mma; B single-buffered, after the previous
+// k-sub's last mma, where the mapping says so), the stage's cp.async fill charged
 // to the shared-memory port in slices, and each sub-core's warps issuing their mma.
 // Shared by the kernels whose warps run mma.sync / mma.sp from shared memory.
 #pragma once
 #include <vector>
 
 #include "models/common/mma_kind.h"
+#include "models/kernels/smem_tile_layout.h"
 #include "models/mapping/kernel_mapping.h"
 #include "models/sm/sm_context.h"
 #include "models/sm/stall_counters.h"
@@ -18,8 +20,10 @@ namespace stcsim {
 struct TensorCoreWarps {
   MmaKind mma;                // the instruction the warps issue
   int mma_per_warp_ksub = 0;  // accumulator tiles: (warp_m / mma m) * (warp_n / mma n)
-  std::vector<std::vector<int>> wavefronts;  // [warp][k-sub within a k-tile] ldmatrix wavefronts
+  // [warp][k-sub within a k-tile] ldmatrix wavefronts of A (+ metadata) and of B
+  std::vector<std::vector<FragmentReads>> wavefronts;
   int warps = 0;
+  int b_buffers = 2;  // KernelMapping::b_fragment_buffers: 1 reloads B after its last mma
 
   TensorCoreWarps() = default;
   TensorCoreWarps(const KernelMapping& map, const MmaKind& kind, const ISharedMemory& smem);

@@ -35,11 +35,19 @@ int KernelMapping::regs_per_thread(const MmaKind& k) const {
   const auto s = k.shape();
   const int widen = k.sparsity.dense() ? 1 : k.sparsity.m / k.sparsity.n;  // B covers M/N x K
   const int acc = warp_m * warp_n / 32;  // one 32-bit accumulator per element
-  // Double-buffered A (4 registers per m16 tile) and B (2 per n8 tile, widened for
-  // sparse), one metadata register per m16 tile.
-  const int frag = 2 * ((warp_m / s.m) * 4 + (warp_n / s.n) * 2 * widen) +
+  // Double-buffered A (4 registers per m16 tile), B (2 per n8 tile, widened for sparse)
+  // in b_fragment_buffers buffers (2 unless resolved otherwise), one metadata register
+  // per m16 tile.
+  const int b_buffers = b_fragment_buffers > 0 ? b_fragment_buffers : 2;
+  const int frag = 2 * (warp_m / s.m) * 4 + b_buffers * (warp_n / s.n) * 2 * widen +
                    (k.sparsity.dense() ? 0 : warp_m / s.m);
   return acc + frag + 16;  // addressing, loop, predicates
+}
+
+int cutlass_b_fragment_buffers(int warp_m, int warp_n, const MmaKind& k) {
+  // Every instruction here accumulates in 32 bits (f32, or s32 for int8), and its
+  // operands are the instruction's own types, so only sparsity and the tile decide.
+  return !k.sparsity.dense() && warp_m >= 64 && warp_n >= 64 ? 1 : 2;
 }
 
 std::string KernelMapping::describe() const {
@@ -104,6 +112,11 @@ std::vector<ParamDecl> MappingRequest::params() {
           "cluster_m", "CTAs", d.cluster_m, 0, 4,
           "warp-specialized kernels (sm90): CTAs of a cluster along M, which share each B tile by "
           "TMA multicast (1, 2 or 4; 0: chosen)"),
+      int_param("b_fragment_buffers", "buffers", d.b_fragment_buffers, 0, 2,
+                "mma.sync / mma.sp mainloops: register buffers per warp for B fragments; 2 loads "
+                "the next k-sub's B while this one's mma issue, 1 only after the last mma that "
+                "read it (0: as CUTLASS's sm80 mainloops: 1 for sparse warp tiles of 64x64 and "
+                "up, else 2; docs/mapping.md)"),
   };
 }
 
@@ -126,6 +139,7 @@ MappingRequest MappingRequest::from(const ParamSet& p) {
   r.schedule = p.get_string("schedule");
   r.cluster_m = int(p.get_int("cluster_m"));
   r.policy = p.get_string("policy");
+  r.b_fragment_buffers = int(p.get_int("b_fragment_buffers"));
   return r;
 }
 
@@ -321,6 +335,9 @@ KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const 
   double best_cost = INFINITY;
   for (auto m : cands) {
     m.layout = req.layout;
+    m.b_fragment_buffers = req.b_fragment_buffers
+                               ? req.b_fragment_buffers
+                               : cutlass_b_fragment_buffers(m.warp_m, m.warp_n, op.kind());
     if (req.stages) m.stages = req.stages;
     // Fewer stages when the candidate's do not fit (never below 2).
     if (!req.stages)

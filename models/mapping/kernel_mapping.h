@@ -30,6 +30,10 @@ struct KernelMapping {
   std::string schedule;
   int cluster_m =
       1;  // warp-specialized kernels: CTAs along M that share each B tile by TMA multicast
+  // Register buffers for each warp's B fragments in a mma.sync / mma.sp mainloop: 2 loads
+  // k-sub k+1's B while k-sub k's mma issue; 1 reloads it only after the last mma that
+  // read it (CUTLASS's sparse mainloop under register pressure). 0: not such a kernel.
+  int b_fragment_buffers = 0;
   std::string chosen_by;  // "config" or "heuristic: ..."
 
   int warps() const { return (cta_m / warp_m) * (cta_n / warp_n); }
@@ -67,12 +71,20 @@ struct MappingRequest {
   std::string unstructured_kernel = "block_sparse_gemm";  // auto's kernel for 1x1-block weights
   std::string schedule = "auto";  // warp-specialized kernels: auto | cooperative | pingpong
   int cluster_m = 0;              // warp-specialized kernels: 1, 2 or 4 (0: chosen)
+  int b_fragment_buffers = 0;     // 1 or 2 (0: as CUTLASS's mainloop for the instruction)
   // Where the chooser's candidate tiles come from: "chooser" (the documented set) or
   // "cutlass_sm80" (what CUTLASS's generator instantiates for sm80, cutlass_sm80_tiles.h).
   std::string policy = "chooser";
   static std::vector<ParamDecl> params();
   static MappingRequest from(const ParamSet& p);
 };
+
+// How many B-fragment register buffers CUTLASS's sm80 mainloop keeps per warp for `k`:
+// its sparse mainloop (threadblock/mma_sparse_multistage.h, Detail::kBBufferSize) gives up
+// the double buffer when the accumulators are 32-bit and the warp tile is at least 64x64
+// ("B operand is twice as big as A which brings very high register pressure"); the dense
+// one (mma_multistage.h) always double-buffers.
+int cutlass_b_fragment_buffers(int warp_m, int warp_n, const MmaKind& k);
 
 // The documented candidate set (docs/mapping.md), for dtypes of 2-byte inputs;
 // cta_k scales so a stage's bytes stay the same for other dtypes.

@@ -64,27 +64,31 @@ TEST_CASE("smem_layout_conflicts_per_ldmatrix", "[smem]") {
     REQUIRE(wf.size() == 4);
     for (const auto& warp : wf) {
       REQUIRE(warp.size() == 4);
-      for (int w : warp) CHECK(w == 32 * per_phase);
+      for (const auto& f : warp) {
+        CHECK(f.a == 16 * per_phase);  // A and B apart: the mainloop may load them apart
+        CHECK(f.b == 16 * per_phase);
+      }
     }
   }
   // 64-byte rows (cta_k 32): the naive layout conflicts 4-way, the swizzle not at all.
   m.cta_k = 32;
   m.layout = SmemLayout::Naive;
-  CHECK(ldmatrix_wavefronts(m, MmaKind{Dtype::FP16, {}}, smem)[0][0] == 32 * 4);
+  CHECK(ldmatrix_wavefronts(m, MmaKind{Dtype::FP16, {}}, smem)[0][0].total() == 32 * 4);
   m.layout = SmemLayout::Swizzled;
-  CHECK(ldmatrix_wavefronts(m, MmaKind{Dtype::FP16, {}}, smem)[0][0] == 32);
+  CHECK(ldmatrix_wavefronts(m, MmaKind{Dtype::FP16, {}}, smem)[0][0].total() == 32);
   // 256-byte rows (cta_k 128): stored as two 128-byte panels, still conflict-free;
   // the naive layout puts all eight rows of a phase in the same four banks.
   m.cta_k = 128;
   for (const auto& warp : ldmatrix_wavefronts(m, MmaKind{Dtype::FP16, {}}, smem))
-    for (int w : warp) CHECK(w == 32);
+    for (const auto& f : warp) CHECK(f.total() == 32);
   m.layout = SmemLayout::Naive;
-  CHECK(ldmatrix_wavefronts(m, MmaKind{Dtype::FP16, {}}, smem)[0][0] == 32 * 8);
+  CHECK(ldmatrix_wavefronts(m, MmaKind{Dtype::FP16, {}}, smem)[0][0].total() == 32 * 8);
   // A 2:4 fp16 k32 instruction: compressed A (2 chunks per row), B 4 chunks per row,
   // plus metadata (64 rows x 32 K x 1/8 byte = 256 bytes = 2 wavefronts).
   m.layout = SmemLayout::Swizzled;
   m.cta_k = 64;
   const auto sp = ldmatrix_wavefronts(m, MmaKind{Dtype::FP16, {2, 4}}, smem);
   REQUIRE(sp[0].size() == 2);
-  CHECK(sp[0][0] == 64 / 8 * 2 + 64 / 8 * 4 + 2);
+  CHECK(sp[0][0].a == 64 / 8 * 2 + 2);  // compressed A and the metadata
+  CHECK(sp[0][0].b == 64 / 8 * 4);
 }
