@@ -1,5 +1,7 @@
 #include "models/memory/sectored_l2.h"
 
+#include <limits>
+
 #include "models/memory/address_hash.h"
 #include "sim/core/registry.h"
 
@@ -68,6 +70,7 @@ std::uint64_t SectoredL2::set_of(std::uint64_t line_addr) const {
 L2AccessResult SectoredL2::access(std::uint64_t line_addr, std::uint8_t sectors, bool write) {
   const std::uint64_t line = line_addr / spec_.line_bytes;
   Way* set = &ways_[set_of(line_addr) * spec_.ways];
+  if (clock_ == std::numeric_limits<std::uint32_t>::max()) renumber_lru();
   ++clock_;
   L2AccessResult r;
   Way* victim = set;
@@ -90,6 +93,20 @@ L2AccessResult SectoredL2::access(std::uint64_t line_addr, std::uint8_t sectors,
   r.miss_sectors = write ? 0 : sectors;
   *victim = Way{line, clock_, sectors, std::uint8_t(write ? sectors : 0)};
   return r;
+}
+
+void SectoredL2::renumber_lru() {
+  std::vector<Way*> order(std::size_t(spec_.ways));
+  for (std::uint64_t s = 0; s < sets_; ++s) {
+    Way* set = &ways_[s * std::uint64_t(spec_.ways)];
+    for (int w = 0; w < spec_.ways; ++w) order[std::size_t(w)] = &set[w];
+    std::sort(order.begin(), order.end(),
+              [](const Way* a, const Way* b) { return a->lru < b->lru; });
+    std::uint32_t rank = 0;
+    for (Way* w : order)
+      if (w->lru > 0) w->lru = ++rank;
+  }
+  clock_ = std::uint32_t(spec_.ways);
 }
 
 Cycle SectoredL2::reserve_slice(int slice, Cycle ready, double bytes) {

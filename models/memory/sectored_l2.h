@@ -55,13 +55,21 @@ class SectoredL2 : public IL2Cache {
   }
   int far_extra_latency() const override { return spec_.far_extra_latency; }
   Cycle reserve_crossbar(int from, int to, Cycle ready, double bytes) override;
+  // Starts the LRU clock at `stamp` (tests: a run near the 32-bit wrap).
+  void set_lru_clock(std::uint32_t stamp) { clock_ = stamp; }
 
  private:
+  // 16 bytes a way, so a set's tags span few host cache lines: the LRU stamp is 32 bits,
+  // renumbered before it wraps (renumber_lru).
   struct Way {
     std::uint64_t tag = ~std::uint64_t{0};
-    std::uint32_t lru = 0;
+    std::uint32_t lru = 0;  // 0: never used since the last invalidation
     std::uint8_t valid = 0, dirty = 0;
   };
+  // Rewrites every set's stamps as their ranks (1..ways, oldest first; unused ways stay
+  // 0) and restarts the clock after them: every later victim choice is the one unbounded
+  // stamps would make. A 4096-token llama2_7b run makes over 2^32 lookups.
+  void renumber_lru();
   SectoredL2Spec spec_;
   std::uint64_t sets_;
   std::vector<Way> ways_;
