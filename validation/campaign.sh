@@ -255,7 +255,9 @@ for e in g[:12]:
 PY
   done
 } > "$summary"
-tar -czf "$out/campaign_files.tar.gz" -C "$out" work 2>/dev/null && rm -rf "$work"
+# The capture is already in OUTDIR (random bits barely compress): not twice.
+tar -czf "$out/campaign_files.tar.gz" --exclude=work/bitcapture.bits -C "$out" work 2>/dev/null &&
+  rm -rf "$work"
 n=$(find "$out" -maxdepth 1 -type f | wc -l)
 [ "$n" -le 8 ] || echo "warning: $n files in $out (more than 8)" >> "$summary"
 cat "$summary"

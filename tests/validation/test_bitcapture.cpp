@@ -35,7 +35,7 @@ const PresetResult& result_for(const std::vector<PresetResult>& r, const std::st
 
 TEST_CASE("bitcapture_layouts_round_trip_every_group", "[validation][bitcapture]") {
   const Capture c = plan_capture(3, 0.02);
-  REQUIRE(c.groups.size() == 10);
+  REQUIRE(c.groups.size() == 14);  // 4 mma, 6 f16 wgmma, 4 bf16 wgmma groups
   std::mt19937_64 rng(11);
   for (const CaptureGroup& g : c.groups) {
     INFO(g.spec.name());
@@ -73,7 +73,7 @@ TEST_CASE("bitcompare_own_preset_matches_every_record", "[validation][bitcapture
     CHECK(back.header.value("synthetic", false));
     const auto r = compare_capture(back, {preset}, 3);
     REQUIRE(r.size() == 1);
-    CHECK(r[0].all.records >= 90);  // 4 x 15 mma + 6 x 6 wgmma records
+    CHECK(r[0].all.records >= 114);  // 4 x 15 mma + 10 x 6 wgmma records
     CHECK(r[0].all.exact_records == r[0].all.records);
     CHECK(r[0].all.exact_elements == r[0].all.elements);
     CHECK(r[0].first.empty());
@@ -101,6 +101,13 @@ TEST_CASE("bitcompare_catches_one_flipped_output_bit", "[validation][bitcapture]
   words[word] = 1;
   const auto logical = unpack_accumulator(g.spec, words.data());
   CHECK(logical[std::size_t(m.row) * g.spec.n + m.col] == 1u);
+  // And in a bf16 wgmma.sp record.
+  Capture b = small_capture("h100");
+  CaptureGroup& gb = b.groups.at(12);
+  REQUIRE(gb.spec.name() == "wgmma_sp_m64n8k32_bf16");
+  gb.record(1)[gb.spec.d_offset() + 5] ^= 1u << 20;
+  const PresetResult& pb = result_for(compare_capture(b, {"h100"}, 1), "h100");
+  CHECK(pb.all.records - pb.all.exact_records == 1);
   // A flipped bit in an mma.sync record is caught too.
   Capture d = small_capture("a100");
   d.groups.at(0).record(0)[d.groups.at(0).spec.d_offset()] ^= 0x80000000u;

@@ -77,7 +77,7 @@ __global__ void mma_capture(std::uint32_t* words, Offsets o) {
   for (int i = 0; i < 4; ++i) r[o.d + lane * 4 + i] = __float_as_uint(d[i]);
 }
 
-template <int N, bool Sparse>
+template <int N, bool Sparse, bool Bf16>
 __global__ void wgmma_capture(std::uint32_t* words, Offsets o) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   constexpr int K = Sparse ? 32 : 16;
@@ -97,13 +97,25 @@ __global__ void wgmma_capture(std::uint32_t* words, Offsets o) {
   asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
   if constexpr (Sparse) {
     const std::uint32_t e = r[o.e + t];
-    if constexpr (N == 8) ubench::wgmma_sp_m64n8k32(d, a, desc, e);
-    if constexpr (N == 64) ubench::wgmma_sp_m64n64k32(d, a, desc, e);
-    if constexpr (N == 256) ubench::wgmma_sp_m64n256k32(d, a, desc, e);
+    if constexpr (Bf16) {
+      if constexpr (N == 8) ubench::wgmma_sp_bf16_m64n8k32(d, a, desc, e);
+      if constexpr (N == 64) ubench::wgmma_sp_bf16_m64n64k32(d, a, desc, e);
+      if constexpr (N == 256) ubench::wgmma_sp_bf16_m64n256k32(d, a, desc, e);
+    } else {
+      if constexpr (N == 8) ubench::wgmma_sp_m64n8k32(d, a, desc, e);
+      if constexpr (N == 64) ubench::wgmma_sp_m64n64k32(d, a, desc, e);
+      if constexpr (N == 256) ubench::wgmma_sp_m64n256k32(d, a, desc, e);
+    }
   } else {
-    if constexpr (N == 8) ubench::wgmma_m64n8k16(d, a, desc);
-    if constexpr (N == 64) ubench::wgmma_m64n64k16(d, a, desc);
-    if constexpr (N == 256) ubench::wgmma_m64n256k16(d, a, desc);
+    if constexpr (Bf16) {
+      if constexpr (N == 8) ubench::wgmma_bf16_m64n8k16(d, a, desc);
+      if constexpr (N == 64) ubench::wgmma_bf16_m64n64k16(d, a, desc);
+      if constexpr (N == 256) ubench::wgmma_bf16_m64n256k16(d, a, desc);
+    } else {
+      if constexpr (N == 8) ubench::wgmma_m64n8k16(d, a, desc);
+      if constexpr (N == 64) ubench::wgmma_m64n64k16(d, a, desc);
+      if constexpr (N == 256) ubench::wgmma_m64n256k16(d, a, desc);
+    }
   }
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
@@ -115,8 +127,9 @@ __global__ void wgmma_capture(std::uint32_t* words, Offsets o) {
 }
 
 template <int N, bool Sparse>
-void launch_wgmma(std::uint32_t* words, int records, Offsets o) {
-  wgmma_capture<N, Sparse><<<records, 128>>>(words, o);
+void launch_wgmma(bool bf16, std::uint32_t* words, int records, Offsets o) {
+  bf16 ? wgmma_capture<N, Sparse, true><<<records, 128>>>(words, o)
+       : wgmma_capture<N, Sparse, false><<<records, 128>>>(words, o);
 }
 
 }  // namespace
@@ -139,14 +152,16 @@ void run_capture_group(const GroupSpec& g, std::vector<std::uint32_t>& words, in
       break;
     case Instr::Wgmma:
     case Instr::WgmmaSp: {
-      if (bf16) throw std::runtime_error("the capture's wgmma is f16 only");
       const bool sp = g.instr == Instr::WgmmaSp;
       if (g.n == 8)
-        sp ? launch_wgmma<8, true>(dev, records, o) : launch_wgmma<8, false>(dev, records, o);
+        sp ? launch_wgmma<8, true>(bf16, dev, records, o)
+           : launch_wgmma<8, false>(bf16, dev, records, o);
       else if (g.n == 64)
-        sp ? launch_wgmma<64, true>(dev, records, o) : launch_wgmma<64, false>(dev, records, o);
+        sp ? launch_wgmma<64, true>(bf16, dev, records, o)
+           : launch_wgmma<64, false>(bf16, dev, records, o);
       else if (g.n == 256)
-        sp ? launch_wgmma<256, true>(dev, records, o) : launch_wgmma<256, false>(dev, records, o);
+        sp ? launch_wgmma<256, true>(bf16, dev, records, o)
+           : launch_wgmma<256, false>(bf16, dev, records, o);
       else
         throw std::runtime_error("no capture kernel for " + g.name());
       break;

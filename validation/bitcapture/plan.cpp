@@ -23,6 +23,12 @@ Capture plan_capture(std::uint64_t seed, double scale, const std::string& only) 
   for (Instr i : {Instr::Wgmma, Instr::WgmmaSp})
     for (auto [n, records] : {std::pair{8, 256}, {64, 18}, {256, 6}})
       plan.push_back({{i, MmaType::F16, n}, records});
+  // bf16 wgmma (what PyTorch's bf16 matmuls run on Hopper) at fewer records: the
+  // accumulation does not depend on N beyond the k-chunks both N cover, and the file
+  // must stay under the GPU machine's 16 MiB per returned file.
+  for (Instr i : {Instr::Wgmma, Instr::WgmmaSp})
+    for (auto [n, records] : {std::pair{8, 128}, {64, 6}})
+      plan.push_back({{i, MmaType::BF16, n}, records});
 
   Capture c;
   c.header = {{"synthetic", false},
