@@ -26,7 +26,7 @@ open(p, "wb").write(b)
 PY
 "$bc" "$tmp/c.bits" --require h100 > "$tmp/out" 2>&1
 [ $? -eq 1 ] || fail "a flipped bit passed"
-grep -q "mismatch wgmma_sp_m64n256k32_f16 record 5 .*1 elements differ" "$tmp/out" || fail "mismatch not named"
+grep -q "mismatch wgmma_sp_m64n64k32_bf16 record 5 .*1 elements differ" "$tmp/out" || fail "mismatch not named"
 head -c 1000 "$tmp/c.bits" > "$tmp/torn.bits"
 "$bc" "$tmp/torn.bits" > "$tmp/out" 2>&1
 [ $? -eq 2 ] || fail "a torn file did not exit 2"
