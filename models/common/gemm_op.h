@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/common/conv_shape.h"
 #include "models/common/mma_kind.h"
 
 namespace stcsim {
@@ -51,6 +52,9 @@ struct GemmOp {
   Dtype dtype = Dtype::FP16;
   NmSparsity sparsity;  // of B (the weights); dense by default
   int batch = 1;        // independent GEMMs of this shape in one kernel (conv groups)
+  // The convolution this GEMM lowers, when it is one (a direct convolution kernel reads
+  // the NHWC input through it); absent for linear layers and shape-only GEMMs.
+  ConvShape conv;
   // The pruning the weights carry when it is not one the tensor core exploits (e.g.
   // "block:32x32" on a datapath that does not skip blocks); reported, not simulated.
   std::string weight_pattern;

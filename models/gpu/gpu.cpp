@@ -138,6 +138,16 @@ std::string map_key(const KernelMapping& m) {
   return k + m.schedule;
 }
 
+// The convolution's geometry, which a direct convolution kernel's addresses follow.
+std::string conv_key(const GemmOp& op) {
+  if (!op.conv.present()) return "";
+  std::string s = "|conv";
+  for (std::int64_t v : {op.conv.images, op.conv.in_h, op.conv.in_w, op.conv.kernel_h,
+                         op.conv.kernel_w, op.conv.stride, op.conv.padding, op.conv.dilation})
+    s += ' ' + std::to_string(v);
+  return s;
+}
+
 // Whatever of an op its timing depends on, with the kernel that runs it and its mapping
 // (weights values and the functional mode's mask do not change a cycle).
 std::string memo_key(const GemmOp& op, const IKernel& kernel, const KernelMapping& map) {
@@ -154,7 +164,8 @@ std::string memo_key(const GemmOp& op, const IKernel& kernel, const KernelMappin
   }
   return std::string(kernel.name()) + '|' + std::to_string(op.m) + 'x' + std::to_string(op.n) +
          'x' + std::to_string(op.k) + 'b' + std::to_string(op.batch) + '|' + op.kind().str() + '|' +
-         map_key(map) + "|bm" + (op.block_map ? std::to_string(h) : std::string("-"));
+         map_key(map) + "|bm" + (op.block_map ? std::to_string(h) : std::string("-")) +
+         conv_key(op);
 }
 
 constexpr const char* kGpuDriver = "gpu";

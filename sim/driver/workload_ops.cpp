@@ -53,6 +53,7 @@ GemmOp op_from_trace(const workloads::TraceOp& t, const std::string& prefix) {
   op.n = t.n;
   op.k = t.k;
   op.batch = t.batch;
+  op.conv = t.conv;
   op.dtype = parse_dtype(t.dtype);
   op.weights = trace_weights(t);
   const auto spec = workloads::PruneSpec::parse_label(t.sparsity);

@@ -94,6 +94,24 @@ TEST_CASE("conv_depthwise_is_groups_batched_gemms", "[lowering]") {
   CHECK(g2.flops() == 2.0 * 64 * 2 * 9 * 32);
 }
 
+TEST_CASE("conv_carries_its_geometry_for_direct_kernels", "[lowering]") {
+  // A direct convolution kernel reads the NHWC input through it.
+  const LoweredGemm g = lower_layer(conv2d_layer("dw2", 32, 64, 3, 2, 1, 16, 16, 32, 1), opts(3));
+  CHECK(g.conv.present());
+  CHECK(g.conv.images == 3);
+  CHECK(g.conv.in_h == 16);
+  CHECK(g.conv.in_w == 16);
+  CHECK(g.conv.kernel_h == 3);
+  CHECK(g.conv.kernel_w == 3);
+  CHECK(g.conv.stride == 2);
+  CHECK(g.conv.padding == 1);
+  CHECK(g.conv.dilation == 1);
+  CHECK(g.conv.out_h == 8);
+  CHECK(g.conv.out_w == 8);
+  CHECK(g.m == g.conv.images * g.conv.out_h * g.conv.out_w);
+  CHECK_FALSE(lower_layer(linear_layer("fc", 8, 8), opts(1)).conv.present());
+}
+
 TEST_CASE("conv_grouped", "[lowering]") {
   const LoweredGemm g = lower_layer(conv2d_layer("g", 64, 128, 3, 1, 1, 14, 14, 4), opts(1));
   CHECK(g.batch == 4);

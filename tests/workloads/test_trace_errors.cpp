@@ -184,6 +184,26 @@ TEST_CASE("trace_rejects_bad_numbers_and_values", "[trace_errors]") {
   f.expect({"t.trace:10:", "unknown key 'colidx'"});
 }
 
+TEST_CASE("trace_rejects_a_conv_that_does_not_match_its_gemm", "[trace_errors]") {
+  Fixture f;  // op d: m = 4, k = 16
+  f.replace("op d m=4 n=4 k=16 batch=1", "op d m=4 n=4 k=16 batch=1 conv=2x2:3x3");
+  f.expect({"t.trace:8:", "op 'd'", "conv must be <H>x<W>:<R>x<S>:s<stride>:p<pad>:d<dil>"});
+  f.replace("op d m=4 n=4 k=16 batch=1", "op d m=4 n=4 k=16 batch=1 conv=2x2:1x1:s0:p0:d1");
+  f.expect({"t.trace:8:", "sizes from 1"});
+  // 4 x 4 outputs per image do not divide m = 4.
+  f.replace("op d m=4 n=4 k=16 batch=1", "op d m=4 n=4 k=16 batch=1 conv=4x4:1x1:s1:p0:d1");
+  f.expect({"t.trace:8:", "4 x 4 outputs per image, which does not divide m = 4"});
+  // A 3x3 window has 9 taps; k = 16 is not a multiple.
+  f.replace("op d m=4 n=4 k=16 batch=1", "op d m=4 n=4 k=16 batch=1 conv=2x2:3x3:s1:p1:d1");
+  f.expect({"t.trace:8:", "k = 16 is not a multiple of the window's 9 taps"});
+  // A window larger than the padded input.
+  f.replace("op d m=4 n=4 k=16 batch=1", "op d m=4 n=4 k=16 batch=1 conv=2x2:4x4:s1:p0:d1");
+  f.expect({"t.trace:8:", "op 'd'"});
+  // 2 x 2 outputs of a 1x1 window with 16 input channels per group: accepted.
+  f.replace("op d m=4 n=4 k=16 batch=1", "op d m=4 n=4 k=16 batch=1 conv=2x2:1x1:s1:p0:d1");
+  CHECK(read_trace(f.path).ops[0].conv.images == 1);
+}
+
 TEST_CASE("trace_rejects_truncation", "[trace_errors]") {
   Fixture f;
   std::string text = testing::read_text(f.path);

@@ -146,6 +146,30 @@ TEST_CASE("trace_round_trip_every_kind_of_op", "[trace]") {
   CHECK(testing::read_text(dir.file("again.trace.bin")) == testing::read_text(path + ".bin"));
 }
 
+TEST_CASE("trace_round_trip_keeps_a_convs_geometry", "[trace]") {
+  ScratchDir dir("conv");
+  Trace t = every_kind();
+  t.ops.resize(1);
+  TraceOp dw = t.ops[0];
+  dw.name = "dw";
+  dw.m = 2 * 8 * 8;  // 2 images of 8 x 8 outputs
+  dw.n = 1;
+  dw.k = 9;
+  dw.batch = 32;
+  dw.conv = parse_conv("16x16:3x3:s2:p1:d1", dw.m, dw.k);
+  CHECK(dw.conv.images == 2);
+  CHECK(dw.conv.out_h == 8);
+  CHECK(conv_text(dw.conv) == "16x16:3x3:s2:p1:d1");
+  t.ops.push_back(dw);
+  const std::string path = dir.file("c.trace");
+  const Trace w = write_trace(path, t);
+  CHECK_THAT(testing::read_text(path), Catch::Contains(" conv=16x16:3x3:s2:p1:d1"));
+  const Trace r = read_trace(path);
+  CHECK(r == w);
+  CHECK(r.ops[1].conv == dw.conv);
+  CHECK_FALSE(r.ops[0].conv.present());
+}
+
 TEST_CASE("trace_without_payload_has_no_payload_file", "[trace]") {
   ScratchDir dir("nopayload");
   Trace t = every_kind();

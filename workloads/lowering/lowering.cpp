@@ -79,6 +79,8 @@ LoweredGemm lower_layer(const Layer& l, const LoweringOptions& opt, std::int64_t
     g.n = l.out_features / l.groups;
     g.k = l.in_features / l.groups * l.kernel_h * l.kernel_w;
     g.batch = int(l.groups);
+    g.conv =
+        ConvShape{opt.batch, h, w, l.kernel_h, l.kernel_w, l.stride, l.padding, l.dilation, p, q};
   }
   check_dims(g, where);
   return g;

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "models/common/conv_shape.h"
 #include "workloads/layer.h"
 
 namespace stcsim::workloads {
@@ -41,6 +42,7 @@ struct LoweredGemm {
   std::string a_role;  // kRoleActivations or kRoleIm2col
   std::string b_role;  // kRoleWeight
   std::string weight;  // the weight tensor (Model::weights key), "" for shape-only models
+  ConvShape conv;      // Conv2d: the convolution's geometry (absent for Linear)
   // The weight as one row-major matrix [batch * n, k]: the OIHW tensor read as
   // [O, I/groups * R * S]; group g owns rows [g n, (g+1) n).
   std::int64_t weight_rows() const { return std::int64_t(batch) * n; }

@@ -11,6 +11,7 @@
 //   payload <file> <bytes>             optional: the payload, relative to the trace's folder
 //   source <text> / prune <text> / lowering <text>   optional, free text to end of line
 //   op <name> m=<M> n=<N> k=<K> [batch=<B>] [dtype=<d>] [sparsity=<s>] [layer=<l>]
+//      [conv=<H>x<W>:<R>x<S>:s<stride>:p<pad>:d<dil>]
 //      [values=<off>:<bytes> values_dtype=<fp16|fp32>]
 //      [metadata=<off>:<bytes> metadata_format=<ptx16|index8>]
 //      [row_ptr=<off>:<bytes> col_idx=<off>:<bytes> panel_nnz=<off>:<bytes>]
@@ -23,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "models/common/conv_shape.h"
 #include "models/sparse/bsr.h"
 #include "models/sparse/nm_compress.h"
 
@@ -44,6 +46,10 @@ struct TraceOp {
   int batch = 1;                   // independent GEMMs of this shape (conv groups)
   std::string dtype = "fp16";      // fp16 | bf16 | tf32 | int8 (models/common/dtype.h names)
   std::string sparsity = "dense";  // dense | N:M | block:RxC | block:RxC+N:M (of B = W)
+  // Conv2d ops: the input size, kernel window, stride, padding and dilation
+  // (conv=<H>x<W>:<R>x<S>:s<stride>:p<pad>:d<dil>); images and the output size follow
+  // from m. Absent for linear layers.
+  ConvShape conv;
 
   // Payload, decoded. The weight is the matrix [batch * n, k] (groups stacked).
   std::string values_dtype;             // "" (none), "fp16" or "fp32"
@@ -87,6 +93,13 @@ struct Trace {
 
   bool operator==(const Trace& o) const;
 };
+
+// The `conv=` value of an op, and back: parse_conv reads `text` for an op of `m` rows and
+// `k` columns and throws InputError saying what is wrong (a malformed value, a window
+// larger than the padded input, m not a whole number of output images, k not a multiple
+// of R x S).
+std::string conv_text(const ConvShape& c);
+ConvShape parse_conv(const std::string& text, std::int64_t m, std::int64_t k);
 
 // Reads a v1 trace and its payload. Every error is an InputError naming the file and
 // line (or the payload file and byte offset) and what was expected.

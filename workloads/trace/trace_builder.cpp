@@ -123,6 +123,7 @@ BuiltTrace build_trace(const Model& model, const LoweringOptions& lowering, cons
     op.n = g.n;
     op.k = g.k;
     op.batch = g.batch;
+    op.conv = g.conv;
     op.dtype = opt.dtype;
     op.sparsity = rep.applied;
     const Layer& layer = model.layers[i];

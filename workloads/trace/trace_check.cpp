@@ -47,6 +47,19 @@ OpShape check_op_fields(const TraceOp& op, const std::string& where) {
   if (op.batch < 1) throw InputError(where + ": batch = " + n2s(op.batch) + " must be at least 1");
   if (!is_dtype(op.dtype))
     throw InputError(where + ": unknown dtype '" + op.dtype + "' (expected " + dtype_list() + ")");
+  if (op.conv.present()) {
+    ConvShape again;
+    try {
+      again = parse_conv(conv_text(op.conv), op.m, op.k);
+    } catch (const InputError& e) {
+      throw InputError(where + ": " + e.what());
+    }
+    if (again != op.conv)
+      throw InputError(where + ": conv " + conv_text(op.conv) + " with m = " + n2s(op.m) +
+                       " gives " + n2s(again.images) + " images of " + n2s(again.out_h) + " x " +
+                       n2s(again.out_w) + " outputs, not the " + n2s(op.conv.images) + " of " +
+                       n2s(op.conv.out_h) + " x " + n2s(op.conv.out_w) + " given");
+  }
   OpShape s;
   try {
     s.spec = PruneSpec::parse_label(op.sparsity);
