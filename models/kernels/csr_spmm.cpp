@@ -8,6 +8,7 @@
 #include "models/kernels/csr_plan.h"
 #include "models/kernels/i_kernel.h"
 #include "models/kernels/index_fetch.h"
+#include "models/kernels/l1_gather.h"
 #include "models/kernels/mainloop_cta.h"
 
 namespace stcsim {
@@ -83,26 +84,7 @@ class CsrCta : public MainloopCta {
       const std::uint64_t a0 = xb + std::uint64_t((col * op.n + n0) * eb),
                           a1 = a0 + std::uint64_t(cols) * eb;
       gather_bytes += double(a1 - a0);
-      if (!sm_.l1) {
-        r.runs.push_back(RowRun{a0, std::uint32_t(a1 - a0), 1, 0});
-        continue;
-      }
-      for (std::uint64_t line = a0 / 128 * 128; line < a1; line += 128) {
-        std::uint8_t want = 0;
-        for (int sct = 0; sct < 4; ++sct) {
-          const std::uint64_t lo = line + std::uint64_t(sct) * 32;
-          if (lo + 32 > a0 && lo < a1) want |= std::uint8_t(1u << sct);
-        }
-        const std::uint8_t miss = sm_.l1->access(line, want, false).miss_sectors;
-        for (int sct = 0; sct < 4; ++sct) {
-          if (!(want >> sct & 1)) continue;
-          sm_.counters.l1_sectors += 1;
-          if (miss >> sct & 1)
-            r.runs.push_back(RowRun{line + std::uint64_t(sct) * 32, 32, 1, 0});
-          else
-            sm_.counters.l1_hit_sectors += 1;
-        }
-      }
+      load_through_l1(sm_, a0, a1, r);
     }
     // Every gathered byte crosses the L1's data path, shared with shared memory; hits
     // arrive after the L1's latency (a hit on a line still being filled is not delayed
