@@ -9,7 +9,8 @@ using namespace stcsim::test;
 TEST_CASE("kernel_every_registered_kernel_is_listed", "[cli][kernel]") {
   const auto r = run_stcsim("components --kind kernel");
   REQUIRE(r.status == 0);
-  for (const char* k : {"multistage_gemm", "block_sparse_gemm", "csr_spmm", "split_k_reduce"})
+  for (const char* k :
+       {"multistage_gemm", "block_sparse_gemm", "csr_spmm", "split_k_reduce", "depthwise_conv"})
     CHECK(r.out.find(std::string("kernel / ") + k) != std::string::npos);
 }
 

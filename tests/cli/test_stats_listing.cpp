@@ -92,12 +92,13 @@ TEST_CASE("stats_listing_matches_readme_glossary", "[cli]") {
 TEST_CASE("stats_json_writes_only_declared_stats", "[cli]") {
   const auto stats = listed_stats();
   // Dense and 2:4 (the dense comparison), block-sparse and CSR (their kernels' stats), and
-  // the warp-specialized kernel that auto picks on the h100.
+  // the warp-specialized kernel that auto picks on the h100, the depthwise conv kernel.
   for (const char* args :
        {"--arch a100 --gemm 256x256x512 --sparsity 2:4",
         "--arch a100 --gemm 256x256x512 --block 32x32@0.5",
         "--arch a100 --gemm 256x256x512 --unstructured 0.9 --unstructured-kernel csr",
-        "--arch h100 --gemm 256x256x512 --sparsity 2:4"}) {
+        "--arch h100 --gemm 256x256x512 --sparsity 2:4",
+        "--arch a100 --trace " STCSIM_SOURCE_DIR "/tests/golden/depthwise.trace"}) {
     INFO(args);
     const auto j = run_stats(args);
     std::set<std::string> written;
