@@ -12,7 +12,13 @@ namespace stcsim {
 using Cycle = double;
 
 inline sc_core::sc_time cycles_to_time(double c) { return sc_core::sc_time(c, sc_core::SC_NS); }
-inline Cycle now_cycles() { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
+// From sc_time's whole count of resolution ticks, so that a whole cycle is exact: through
+// to_seconds() * 1e9 it was off in the last bits by an amount that grows with the time,
+// and a GEMM's cycles (end - start) then depended on when it started.
+inline Cycle now_cycles() {
+  static const double ticks_per_cycle = double(sc_core::sc_time(1, sc_core::SC_NS).value());
+  return double(sc_core::sc_time_stamp().value()) / ticks_per_cycle;
+}
 // Cycle stamps are sums of fractional durations; treat stamps within 1e-6 of a whole
 // cycle as that cycle, consistently in `reached` and `ceil_cycle`.
 inline constexpr double kCycleEpsilon = 1e-6;

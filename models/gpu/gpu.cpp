@@ -179,16 +179,30 @@ const OpStat memoized_stat{
 
 }  // namespace
 
+void Gpu::flush_between_ops() {
+  wait_until(mem_->idle_at());  // untimed: the harness's flush waits for it too
+  mem_->invalidate_l2();
+  for (auto& sm : sms_) sm->invalidate_l1();
+  next_addr_ = kFirstAddr;
+}
+
 void Gpu::driver() {
+  std::string previous_key;  // under warm, the state an op meets is what the last one left
   for (const auto& op : ops_) {
     const IKernel& kernel = kernel_for(op);
-    if (cold_l2_per_op_) mem_->invalidate_l2();
+    if (l2_policy_ == L2Policy::kFlush)
+      flush_between_ops();
+    else if (cold_l2_per_op_)
+      mem_->invalidate_l2();
     // Planned either way, so that later ops get the addresses a full run gives them.
     const KernelPlan plan =
         kernel.plan(op, *env_, [this](double bytes) { return allocate(bytes); });
     std::string key;
     if (memoize_) {
-      key = memo_key(op, kernel, plan.map);
+      key = memo_key(op, kernel, plan.map) + "|l2 " + to_string(l2_policy_);
+      const std::string own = key;
+      if (l2_policy_ == L2Policy::kWarm && !cold_l2_per_op_) key += "|after " + previous_key;
+      previous_key = own;
       const auto hit = memo_.find(key);
       if (hit != memo_.end()) {
         OpResult r = results_[hit->second];

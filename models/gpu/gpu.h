@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "models/gpu/l2_policy.h"
 #include "models/kernels/i_kernel.h"
 #include "models/kernels/op_result.h"
 #include "models/memory/memory_system.h"
@@ -32,15 +33,18 @@ class Gpu : public sc_core::sc_module {
 
   double peak_tflops(const MmaKind& k) const;
   double peak_products_per_second(const MmaKind& k) const;  // real multiplies
-  // Start every GEMM with an empty L2 (as a benchmark that flushes it between runs;
-  // the flush's write-backs are not charged), so a sparse GEMM and its dense twin meet
-  // the same cache.
+  // What the L2 holds when each GEMM starts (models/gpu/l2_policy.h); flush by default.
+  void set_l2_policy(L2Policy p) { l2_policy_ = p; }
+  // Under warm: start every GEMM with an empty L2 all the same (its dirty lines dropped,
+  // their write-backs not charged), so a sparse GEMM and its dense twin meet the same
+  // cache. Flush does more (drained, L1s emptied, same addresses).
   void set_cold_l2_per_op(bool on) { cold_l2_per_op_ = on; }
   // Reuse the result of an identical GEMM simulated earlier in the run (same kernel,
-  // shape, batch, dtype, pattern, mapping and block map) instead of simulating it again;
-  // transformer models repeat each layer's GEMMs in every block. Exact up to the memory
-  // system's state the op would have met: the L2 contents when the L2 stays warm between
-  // ops, and DRAM write-backs still draining from the previous op.
+  // shape, batch, dtype, pattern, mapping, block map and L2 policy) instead of simulating
+  // it again; transformer models repeat each layer's GEMMs in every block. Under flush a
+  // GEMM's cycles do not depend on what ran before, so the reuse is exact. Under warm
+  // they do: the key also holds the previous GEMM's, and the reuse is exact only up to
+  // the L2 contents older GEMMs left and the write-backs still draining.
   void set_memoize(bool on) { memoize_ = on; }
   KernelMapping mapping_for(const GemmOp& op) const;
   const GpuSpec& spec() const { return gpu_; }
@@ -50,6 +54,8 @@ class Gpu : public sc_core::sc_module {
 
  private:
   void driver();
+  // Before a GEMM under flush: drain, empty the caches, first address (l2_policy.h).
+  void flush_between_ops();
   void run_kernel(const KernelLaunch& k);
   std::uint64_t allocate(double bytes);
   const IKernel& kernel_for(const GemmOp& op) const;
@@ -72,7 +78,9 @@ class Gpu : public sc_core::sc_module {
   std::vector<std::unique_ptr<Sm>> sms_;
   std::vector<GemmOp> ops_;
   std::vector<OpResult> results_;
-  std::uint64_t next_addr_ = std::uint64_t(1) << 32;
+  static constexpr std::uint64_t kFirstAddr = std::uint64_t(1) << 32;
+  std::uint64_t next_addr_ = kFirstAddr;
+  L2Policy l2_policy_ = L2Policy::kFlush;
   bool cold_l2_per_op_ = false;
   bool memoize_ = true;
   std::unordered_map<std::string, std::size_t> memo_;  // key -> index in results_

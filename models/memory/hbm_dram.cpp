@@ -1,5 +1,7 @@
 #include "models/memory/hbm_dram.h"
 
+#include <algorithm>
+
 #include "models/memory/address_hash.h"
 #include "sim/core/registry.h"
 
@@ -44,6 +46,12 @@ Cycle HbmDram::busy_cycles() const {
   Cycle b = 0;
   for (const auto& t : ports_) b += t.busy_cycles();
   return b;
+}
+
+Cycle HbmDram::idle_at() const {
+  Cycle t = 0;
+  for (const auto& p : ports_) t = std::max(t, p.free_at());
+  return t;
 }
 
 static Registrar<IDram> reg_hbm{

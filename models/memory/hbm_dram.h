@@ -32,6 +32,7 @@ class HbmDram : public IDram {
   double peak_bytes_per_cycle() const override { return peak_bpc_; }
   double sustained_bytes_per_cycle() const override { return peak_bpc_ * spec_.efficiency; }
   Cycle busy_cycles() const override;
+  Cycle idle_at() const override;
 
  private:
   HbmDramSpec spec_;

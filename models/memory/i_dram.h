@@ -20,6 +20,7 @@ class IDram {
   virtual double peak_bytes_per_cycle() const = 0;       // datasheet rate, all channels
   virtual double sustained_bytes_per_cycle() const = 0;  // peak x efficiency
   virtual Cycle busy_cycles() const = 0;                 // summed over channels
+  virtual Cycle idle_at() const = 0;  // every channel has served what it accepted
 };
 
 }  // namespace stcsim

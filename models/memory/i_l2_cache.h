@@ -38,7 +38,9 @@ class IL2Cache {
   virtual double bytes_per_cycle() const = 0;  // all slices together
   virtual Cycle busy_cycles() const = 0;       // summed over slices
   virtual void invalidate_all() = 0;           // drop every line (dirty data is discarded)
-  virtual int partitions() const = 0;          // 1: one unified cache
+  // The cycle by which every slice port and crossbar link has served what it accepted.
+  virtual Cycle idle_at() const = 0;
+  virtual int partitions() const = 0;  // 1: one unified cache
   virtual int partition_of_slice(int slice) const = 0;
   virtual int far_extra_latency() const = 0;  // cycles added to a far access, round trip
   // Occupy the crossbar from partition `from` to partition `to` with `bytes` no earlier

@@ -30,6 +30,13 @@ void MemorySystem::submit(int sm, std::vector<MemRequest*> reqs) {
   submitted_.notify(sc_core::SC_ZERO_TIME);
 }
 
+Cycle MemorySystem::idle_at() const {
+  Cycle t = std::max(l2_->idle_at(), dram_->idle_at());
+  for (const auto& l : read_link_) t = std::max(t, l.free_at());
+  for (const auto& l : write_link_) t = std::max(t, l.free_at());
+  return t;
+}
+
 Cycle MemorySystem::link_busy_cycles() const {
   Cycle b = 0;
   for (const auto& t : read_link_) b += t.busy_cycles();

@@ -68,6 +68,9 @@ class MemorySystem : public sc_core::sc_module {
   const MemoryCounters& counters() const { return counters_; }
   Cycle link_busy_cycles() const;
   void invalidate_l2() { l2_->invalidate_all(); }
+  // The cycle by which every link, L2 slice, crossbar link and DRAM channel has served
+  // the traffic it accepted (write-backs of evicted lines included).
+  Cycle idle_at() const;
   sc_core::sc_signal<int> inflight_requests{"inflight_requests"};  // for VCD tracing
   bool trace_signals = false;
 

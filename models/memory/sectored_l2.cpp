@@ -1,5 +1,6 @@
 #include "models/memory/sectored_l2.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "models/memory/address_hash.h"
@@ -124,6 +125,13 @@ Cycle SectoredL2::busy_cycles() const {
   Cycle b = 0;
   for (const auto& t : slice_ports_) b += t.busy_cycles();
   return b;
+}
+
+Cycle SectoredL2::idle_at() const {
+  Cycle t = 0;
+  for (const auto& p : slice_ports_) t = std::max(t, p.free_at());
+  for (const auto& x : crossbar_) t = std::max(t, x.free_at());
+  return t;
 }
 
 static Registrar<IL2Cache> reg_sectored{

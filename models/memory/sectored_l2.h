@@ -47,6 +47,7 @@ class SectoredL2 : public IL2Cache {
   int hit_latency() const override { return spec_.hit_latency; }
   double bytes_per_cycle() const override { return spec_.slices * spec_.slice_bytes_per_cycle; }
   Cycle busy_cycles() const override;
+  Cycle idle_at() const override;
   std::uint64_t set_of(std::uint64_t line_addr) const;  // exposed for tests
   void invalidate_all() override { std::fill(ways_.begin(), ways_.end(), Way{}); }
   int partitions() const override { return spec_.partitions; }

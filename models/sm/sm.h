@@ -37,6 +37,10 @@ class Sm : public sc_core::sc_module {
   void launch(const KernelLaunch* k, Cycle op_start);
   sc_core::sc_event done;
   Cycle last_write_done() const { return last_write_done_; }
+  // Drop the L1's lines (a flush between GEMMs, models/gpu/l2_policy.h).
+  void invalidate_l1() {
+    if (l1_) l1_->invalidate_all();
+  }
 
   const ISharedMemory& smem() const { return *smem_; }
   const std::vector<std::unique_ptr<ITensorCore>>& pipes() const { return pipes_; }

@@ -45,6 +45,7 @@ struct RunOptions {
   std::string unstructured_kernel = "csr";
   std::string block_seed = "1";
   std::string max_memory;
+  std::string l2 = "flush";
 };
 
 // "RxC@S": block rows x block columns at sparsity S (fraction of blocks pruned).
@@ -138,6 +139,10 @@ Command add_run_command(CLI::App& app) {
   sub->add_flag("--no-memo", o->no_memo,
                 "simulate every GEMM, also one identical to a GEMM already simulated in this run "
                 "(by default its result is reused and marked memoized)");
+  sub->add_option("--l2", o->l2,
+                  "the L2 between GEMMs: flush (emptied before each GEMM, its write-backs charged "
+                  "to none, as the validation harness measures) or warm (contents carry over)")
+      ->capture_default_str();
   sub->add_flag("--no-dense-baseline", o->no_dense_baseline,
                 "with --sparsity: do not also simulate each GEMM dense (no speedup reported)");
   sub->add_option("--block", o->block,
@@ -183,6 +188,7 @@ Command add_run_command(CLI::App& app) {
     const std::int64_t batch = given("--batch") ? int_option("--batch", o->batch, 1, 1 << 20) : 0;
     const std::int64_t seq = given("--seq") ? int_option("--seq", o->seq, 1, 1 << 24) : 0;
     const std::uint64_t seed = std::uint64_t(int_option("--seed", o->seed, 0, kMaxSeed));
+    const L2Policy l2 = l2_policy_option("--l2", o->l2);
     const std::uint64_t block_seed =
         std::uint64_t(int_option("--block-seed", o->block_seed, 0, kMaxSeed));
     const double unstructured =
@@ -268,6 +274,7 @@ Command add_run_command(CLI::App& app) {
           "trace or --prune block:1x1@S)");
     req.compare_dense = !o->no_dense_baseline;
     req.memoize = !o->no_memo;
+    req.l2 = l2;
     req.functional = o->functional;
     req.seed = seed;
     req.out_dir = o->out;

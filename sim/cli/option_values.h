@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "models/gpu/l2_policy.h"
 #include "sim/core/input_error.h"
 #include "sim/core/number_syntax.h"
 
@@ -55,6 +56,13 @@ inline std::uint64_t memory_option(const std::string& option, const std::string&
                      ": expected a size in bytes, optionally with K, M, G or T (e.g. 16G), got '" +
                      text + "'");
   return std::uint64_t(v) << shift;
+}
+
+// --l2 flush|warm (models/gpu/l2_policy.h).
+inline L2Policy l2_policy_option(const std::string& option, const std::string& text) {
+  if (text == "flush") return L2Policy::kFlush;
+  if (text == "warm") return L2Policy::kWarm;
+  throw InputError(option + ": expected flush or warm, got '" + text + "'");
 }
 
 inline constexpr std::int64_t kMaxSeed = std::numeric_limits<std::int64_t>::max();

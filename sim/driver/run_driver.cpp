@@ -74,8 +74,8 @@ RunResult run_simulation(const RunRequest& req) {
     if (ec) throw InputError(req.out_dir + ": cannot create output directory: " + ec.message());
   }
   Gpu gpu("gpu", req.config.sections);
-  // A sparse GEMM runs right after its dense twin, each from an empty L2, so that the
-  // speedup compares like with like.
+  // A sparse GEMM runs right after its dense twin, each from an empty L2 (under either
+  // L2 policy), so that the speedup compares like with like.
   std::vector<GemmOp> ops;
   std::vector<int> user_index, twin_index;  // per user op: its place in `ops`, its twin's (-1)
   bool any_sparse = false;
@@ -95,6 +95,7 @@ RunResult run_simulation(const RunRequest& req) {
     user_index.push_back(int(ops.size()));
     ops.push_back(op);
   }
+  gpu.set_l2_policy(req.l2);
   gpu.set_cold_l2_per_op(any_sparse);
   gpu.set_memoize(req.memoize);
   gpu.set_ops(ops);

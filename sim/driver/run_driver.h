@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "models/gpu/l2_policy.h"
 #include "models/kernels/op_result.h"
 #include "sim/config/config.h"
 
@@ -20,6 +21,7 @@ struct RunRequest {
   std::uint64_t seed = 1;                // operand values in functional mode
   std::string out_dir;                   // where functional mode writes .npy files
   bool memoize = true;                   // reuse an identical GEMM's result (Gpu::set_memoize)
+  L2Policy l2 = L2Policy::kFlush;        // the L2 between GEMMs (models/gpu/l2_policy.h)
 };
 
 struct RunResult {

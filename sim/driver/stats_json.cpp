@@ -37,6 +37,9 @@ nlohmann::json stats_json(const RunRequest& req, const RunResult& res) {
     j["ops"].push_back(op_to_json(res.ops[i], true));
     if (i < res.functional.size()) j["ops"][i]["functional"] = res.functional[i];
   }
+  // How the run was made, beside the hardware config: what the L2 held when each GEMM
+  // started (models/gpu/l2_policy.h) and whether identical GEMMs were reused.
+  j["run"] = {{"l2", to_string(req.l2)}, {"memoize", req.memoize}};
   j["config"] = req.config.to_json();
   j["units"] = units();
   return j;

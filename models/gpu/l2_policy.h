@@ -1,0 +1,25 @@
+// What the L2 holds when a GEMM of a sequence starts (`stcsim run --l2`).
+//
+//   flush  (default) as the validation harness measures: before every GEMM the memory
+//          system finishes the traffic it accepted (the previous GEMM's write-backs), the
+//          L2 and the SMs' L1s are emptied and the GEMM's buffers are placed at the
+//          addresses it gets when run alone, all before its timing starts. Dirty lines
+//          are dropped: their write-back is the flush's work, charged to no GEMM (the
+//          harness's flush-by-reading evicts them before the timed launch, and a kernel's
+//          time ends when its last store reaches the L2). A GEMM's cycles then do not
+//          depend on what ran before it.
+//   warm   state carries over: a GEMM meets the lines, dirty ones included, and the
+//          write-backs still draining that the previous GEMMs left, at fresh addresses
+//          (a layer reading the activations the previous one wrote). Runs that compare
+//          sparse GEMMs with their dense twins still empty the L2 (only) before each GEMM,
+//          so that both of a pair meet the same cache.
+#pragma once
+#include <string>
+
+namespace stcsim {
+
+enum class L2Policy { kFlush, kWarm };
+
+inline const char* to_string(L2Policy p) { return p == L2Policy::kFlush ? "flush" : "warm"; }
+
+}  // namespace stcsim
