@@ -58,6 +58,16 @@ struct GemmOp {
   // The pruning the weights carry when it is not one the tensor core exploits (e.g.
   // "block:32x32" on a datapath that does not skip blocks); reported, not simulated.
   std::string weight_pattern;
+  // The run variant the op belongs to, as the user asked for it: a model's --prune spec
+  // ("block:32x32@0.5"), a trace's prune spec, or the run's --sparsity / --block /
+  // --unstructured; stats.json totals ops per variant. A label: nothing simulates it.
+  std::string variant;
+  // The pattern the op's weights carry: weight_pattern (with "+N:M" inside the blocks),
+  // else the N:M sparsity, else "dense".
+  std::string pattern() const {
+    if (weight_pattern.empty()) return sparsity.str();
+    return sparsity.dense() ? weight_pattern : weight_pattern + "+" + sparsity.str();
+  }
   // The weight values when a trace carries them: W as [batch * n, k] row-major, pruned
   // (zeros where pruned). Only functional mode reads them; timing needs shapes only.
   std::shared_ptr<const std::vector<float>> weights;

@@ -54,6 +54,19 @@ const OpStat weight_pattern{
              ")";
     }),
     [](const OpResult& r) { return !r.op.weight_pattern.empty(); }};
+const OpStat variant{
+    {"variant", "-",
+     "the run variant the op belongs to, as asked for (a --prune spec such as "
+     "`block:32x32@0.5`, a trace's prune spec, or the run's --sparsity/--block/--unstructured); "
+     "the `variants` section totals each",
+     StatTotal::kNone, kOp},
+    computed<OpResult>([](const OpResult& r) { return r.op.variant; }),
+    [](const OpResult& r) { return !r.op.variant.empty(); }};
+const OpStat pattern{{"pattern", "-",
+                      "the pattern the op's weights carry: `dense`, `2:4`, `block:32x32`, "
+                      "`block:32x32+2:4`, `unstructured@0.9`, ...",
+                      StatTotal::kNone, kOp},
+                     computed<OpResult>([](const OpResult& r) { return r.op.pattern(); })};
 
 // --- time and work --------------------------------------------------------------------
 const OpStat cycles{

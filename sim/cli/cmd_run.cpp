@@ -209,7 +209,8 @@ Command add_run_command(CLI::App& app) {
       mo.dtype = dt;
       variants = o->prune.empty() ? std::vector<std::string>{"dense"} : o->prune;
       for (const auto& v : variants) {
-        const auto ops = model_ops(model, v, mo, v + "/");
+        auto ops = model_ops(model, v, mo, v + "/");
+        for (auto& op : ops) op.variant = v;
         req.ops.insert(req.ops.end(), ops.begin(), ops.end());
       }
     } else if (!o->trace.empty()) {
@@ -272,6 +273,16 @@ Command add_run_command(CLI::App& app) {
       throw InputError(
           "--unstructured-kernel: no GEMM has unstructured weights (use --unstructured S, or a "
           "trace or --prune block:1x1@S)");
+    // Ops that no --prune spec or trace's prune line labelled belong to the variant the
+    // run's own pruning options make, or without any, to their own pattern (a trace's
+    // per-op labels).
+    std::string run_variant = sp.dense() ? "" : sp.str();
+    if (!o->block.empty())
+      run_variant = "block:" + o->block + (sp.dense() ? "" : "+" + sp.str());
+    else if (unstructured >= 0)
+      run_variant = "unstructured@" + o->unstructured;
+    for (auto& op : req.ops)
+      if (op.variant.empty()) op.variant = run_variant.empty() ? op.pattern() : run_variant;
     req.compare_dense = !o->no_dense_baseline;
     req.memoize = !o->no_memo;
     req.l2 = l2;

@@ -115,7 +115,7 @@ std::string format_variants(const std::vector<std::string>& variants, const RunR
     double secs = 0, flops = 0;
     int ops = 0, on_dense_core = 0, sparse = 0, skipping = 0;
     for (const auto& r : res.ops) {
-      if (r.op.name.compare(0, v.size() + 1, v + "/") != 0) continue;
+      if (r.op.variant != v) continue;
       secs += r.seconds;
       flops += r.flops;
       ++ops;

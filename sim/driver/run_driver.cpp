@@ -1,5 +1,6 @@
 #include "sim/driver/run_driver.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <systemc>
@@ -53,6 +54,39 @@ OpResult total_of(const std::vector<OpResult>& ops) {
   for (const auto& r : ops) t.pipe_cycles += r.pipe_cycles;
   return t;
 }
+
+namespace {
+
+// Totals over `ops` (named `name`); where some of them were compared with a dense twin
+// (twins[i] >= 0 indexes `all`), the comparison over those ops and their twins only:
+// the same definitions on summed work and time, peak rates weighted by time.
+OpResult total_with_twins(const std::string& name, const std::vector<OpResult>& ops,
+                          const std::vector<int>& twins, const std::vector<OpResult>& all) {
+  OpResult t = total_of(ops);
+  t.op.name = name;
+  std::vector<OpResult> compared, dense;
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    if (twins[i] >= 0) {
+      compared.push_back(ops[i]);
+      dense.push_back(all[std::size_t(twins[i])]);
+    }
+  if (compared.empty()) return t;
+  OpResult s = total_of(compared), d = total_of(dense);
+  double sp = 0, dp = 0;
+  for (const auto& r : compared) sp += r.peak_products_per_second * r.seconds;
+  for (const auto& r : dense) dp += r.peak_products_per_second * r.seconds;
+  s.peak_products_per_second = sp / s.seconds;
+  d.peak_products_per_second = dp / d.seconds;
+  compare_with_dense(s, d);
+  t.dense_cycles = s.dense_cycles;
+  t.speedup = s.speedup;
+  t.work_reduction = s.work_reduction;
+  t.efficiency_ratio = s.efficiency_ratio;
+  t.capability_ratio = s.capability_ratio;
+  return t;
+}
+
+}  // namespace
 
 void compare_with_dense(OpResult& s, const OpResult& d) {
   s.dense_cycles = d.cycles;
@@ -111,14 +145,9 @@ RunResult run_simulation(const RunRequest& req) {
   if (tf) sc_core::sc_close_vcd_trace_file(tf);
   RunResult out;
   const auto& all = gpu.results();
-  std::vector<OpResult> twins, compared;  // the dense twins and the sparse ops they pair with
   for (std::size_t i = 0; i < user_index.size(); ++i) {
     OpResult r = all[user_index[i]];
-    if (twin_index[i] >= 0) {
-      compare_with_dense(r, all[twin_index[i]]);
-      twins.push_back(all[twin_index[i]]);
-      compared.push_back(r);
-    }
+    if (twin_index[i] >= 0) compare_with_dense(r, all[twin_index[i]]);
     out.ops.push_back(r);
   }
   if (req.functional) {
@@ -127,24 +156,22 @@ RunResult run_simulation(const RunRequest& req) {
     for (std::size_t i = 0; i < out.ops.size(); ++i)
       out.functional.push_back(run_functional(out.ops[i], fo, int(i)));
   }
-  out.total = total_of(out.ops);
-  if (!twins.empty()) {
-    // Over the sparse ops and their twins only: the same definitions on summed work
-    // and time, peak rates weighted by time.
-    OpResult s = total_of(compared), d = total_of(twins);
-    double sp = 0, dp = 0;
-    for (const auto& r : compared) sp += r.peak_products_per_second * r.seconds;
-    for (const auto& r : twins) dp += r.peak_products_per_second * r.seconds;
-    s.peak_products_per_second = sp / s.seconds;
-    d.peak_products_per_second = dp / d.seconds;
-    compare_with_dense(s, d);
-    OpResult& t = out.total;
-    t.dense_cycles = s.dense_cycles;
-    t.speedup = s.speedup;
-    t.work_reduction = s.work_reduction;
-    t.efficiency_ratio = s.efficiency_ratio;
-    t.capability_ratio = s.capability_ratio;
-  }
+  out.total = total_with_twins("total", out.ops, twin_index, all);
+  std::vector<std::string> variants;  // in the order they first appear
+  for (const auto& r : out.ops)
+    if (std::find(variants.begin(), variants.end(), r.op.variant) == variants.end())
+      variants.push_back(r.op.variant);
+  if (variants.size() > 1)
+    for (const auto& v : variants) {
+      std::vector<OpResult> ops;
+      std::vector<int> twins;
+      for (std::size_t i = 0; i < out.ops.size(); ++i)
+        if (out.ops[i].op.variant == v) {
+          ops.push_back(out.ops[i]);
+          twins.push_back(twin_index[i]);
+        }
+      out.variants.push_back(total_with_twins(v, ops, twins, all));
+    }
   out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
 }

@@ -27,6 +27,9 @@ struct RunRequest {
 struct RunResult {
   std::vector<OpResult> ops;
   OpResult total;
+  // With ops of more than one variant (GemmOp::variant): each variant's total, named
+  // after it, in the order the variants first appear; empty otherwise.
+  std::vector<OpResult> variants;
   double wall_seconds = 0;
   std::vector<nlohmann::json> functional;  // per op, in functional mode
 };

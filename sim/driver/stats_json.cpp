@@ -32,6 +32,12 @@ nlohmann::json stats_json(const RunRequest& req, const RunResult& res) {
   j["arch"] = req.config.name;
   j["total"] = op_to_json(res.total, false);
   j["total"]["wall_seconds"] = res.wall_seconds;
+  // Several variants (a model run with --prune dense,2:4,...): each one's total, named
+  // after it, so speedups per variant need no parsing of op names.
+  if (!res.variants.empty()) {
+    j["variants"] = nlohmann::json::array();
+    for (const auto& v : res.variants) j["variants"].push_back(op_to_json(v, false));
+  }
   j["ops"] = nlohmann::json::array();
   for (std::size_t i = 0; i < res.ops.size(); ++i) {
     j["ops"].push_back(op_to_json(res.ops[i], true));

@@ -87,7 +87,11 @@ std::vector<GemmOp> read_any_trace(const std::string& path, Dtype default_dtype)
     if (p == std::string::npos || line[p] == '#') continue;
     if (line.compare(p, 14, "stcsim-trace 1") == 0) {
       std::vector<GemmOp> ops;
-      for (const auto& t : workloads::read_trace(path).ops) ops.push_back(op_from_trace(t));
+      const workloads::Trace trace = workloads::read_trace(path);
+      for (const auto& t : trace.ops) {
+        ops.push_back(op_from_trace(t));
+        ops.back().variant = trace.prune;  // "" when the trace does not say
+      }
       return ops;
     }
     break;

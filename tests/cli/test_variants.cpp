@@ -1,0 +1,42 @@
+// stats.json carries each op's variant (what the user asked for: a --prune spec, the run's
+// --sparsity / --block) and pattern (what its weights got), and per-variant totals when a
+// run has several (issue 16 "Pruning", issue 17 item 2): speedups per variant without
+// parsing op names.
+#include <catch2/catch.hpp>
+
+#include "tests/support/run_stcsim.h"
+
+using namespace stcsim::test;
+
+TEST_CASE("variants_ops_carry_variant_and_pattern", "[cli][variants]") {
+  const auto sp = run_stats("--arch a100 --gemm 256x256x512 --sparsity 2:4");
+  CHECK(sp["ops"][0]["variant"] == "2:4");
+  CHECK(sp["ops"][0]["pattern"] == "2:4");
+  CHECK(!sp.contains("variants"));  // one variant: the total is its total
+  const auto blk = run_stats("--arch a100 --gemm 256x256x512 --block 32x32@0.5");
+  CHECK(blk["ops"][0]["variant"] == "block:32x32@0.5");
+  CHECK(blk["ops"][0]["pattern"] == "block:32x32");
+  const auto dense = run_stats("--arch a100 --gemm 256x256x512");
+  CHECK(dense["ops"][0]["variant"] == "dense");
+  CHECK(dense["ops"][0]["pattern"] == "dense");
+}
+
+TEST_CASE("variants_model_run_totals_each_variant", "[cli][variants]") {
+  const auto j = run_stats("--arch a100 --model bert_base --seq 16 --prune dense,2:4");
+  REQUIRE(j.contains("variants"));
+  REQUIRE(j["variants"].size() == 2);
+  CHECK(j["variants"][0]["name"] == "dense");
+  CHECK(j["variants"][1]["name"] == "2:4");
+  double cycles[2] = {0, 0};
+  for (const auto& op : j["ops"]) {
+    const bool sparse = op["variant"] == "2:4";
+    if (!sparse) CHECK(op["variant"] == "dense");
+    if (sparse) CHECK(op["pattern"] == "2:4");  // every BERT layer's K is a multiple of 4
+    cycles[sparse] += op["cycles"].get<double>();
+  }
+  CHECK(j["variants"][0]["cycles"].get<double>() == Approx(cycles[0]).epsilon(1e-12));
+  CHECK(j["variants"][1]["cycles"].get<double>() == Approx(cycles[1]).epsilon(1e-12));
+  // The sparse variant's comparison with its ops' dense twins; the dense one has none.
+  CHECK(j["variants"][1].contains("speedup_vs_dense"));
+  CHECK(!j["variants"][0].contains("speedup_vs_dense"));
+}
