@@ -62,6 +62,11 @@ struct GemmOp {
   // ("block:32x32@0.5"), a trace's prune spec, or the run's --sparsity / --block /
   // --unstructured; stats.json totals ops per variant. A label: nothing simulates it.
   std::string variant;
+  // Why pruning left the layer dense, applied part of the pattern or floored it ("" when
+  // it applied as asked), and whether its weights are seeded synthetic ones standing in
+  // for a shapes-only model's (their block map is real, their values are not).
+  std::string pruning_note;
+  bool synthetic_weights = false;
   // The pattern the op's weights carry: weight_pattern (with "+N:M" inside the blocks),
   // else the N:M sparsity, else "dense".
   std::string pattern() const {

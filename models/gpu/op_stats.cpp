@@ -67,6 +67,20 @@ const OpStat pattern{{"pattern", "-",
                       "`block:32x32+2:4`, `unstructured@0.9`, ...",
                       StatTotal::kNone, kOp},
                      computed<OpResult>([](const OpResult& r) { return r.op.pattern(); })};
+const OpStat pruning_note{
+    {"pruning_note", "-",
+     "why pruning left the layer dense, applied part of its pattern, or floored it (the "
+     "layer's last block, --min-density); absent when the pattern applied as asked",
+     StatTotal::kNone, kOp},
+    computed<OpResult>([](const OpResult& r) { return r.op.pruning_note; }),
+    [](const OpResult& r) { return !r.op.pruning_note.empty(); }};
+const OpStat synthetic_weights{
+    {"synthetic_weights", "0/1",
+     "1: a shapes-only model pruned in blocks: its block map comes from seeded "
+     "Normal(0, 1/K) weights (--block-seed), not trained ones",
+     StatTotal::kNone, kOp},
+    computed<OpResult>([](const OpResult&) { return std::int64_t(1); }),
+    [](const OpResult& r) { return r.op.synthetic_weights; }};
 
 // --- time and work --------------------------------------------------------------------
 const OpStat cycles{

@@ -46,6 +46,7 @@ struct RunOptions {
   std::string block_seed = "1";
   std::string max_memory;
   std::string l2 = "flush";
+  std::string exclude, min_density;
 };
 
 // "RxC@S": block rows x block columns at sparsity S (fraction of blocks pruned).
@@ -116,6 +117,14 @@ Command add_run_command(CLI::App& app) {
                   "with --model: one or more pruning specs run side by side (dense, 2:4, "
                   "block:32x32@0.75, ...)")
       ->delimiter(',');
+  sub->add_option("--exclude", o->exclude,
+                  "with --model: layers whose name this regular expression finds (ECMAScript, "
+                  "anywhere in the name; anchor with ^...$) stay dense; listed after the report");
+  sub->add_option(
+      "--min-density", o->min_density,
+      "with --model: each pruned layer keeps at least this fraction of its weights (0..1): "
+      "block pruning gives back its best blocks, an N:M pattern keeping less is not applied. "
+      "Without it block pruning still never removes a layer's last block");
   sub->add_option("--batch", o->batch, "with --model: samples (default 1)");
   sub->add_option("--seq", o->seq, "with --model: tokens per sequence (default: the model's)");
   sub->add_option("--dtype", o->dtype, "input dtype: fp16|bf16|tf32|int8")->capture_default_str();
@@ -178,6 +187,8 @@ Command add_run_command(CLI::App& app) {
       ->excludes(sub->get_option("--trace"))
       ->excludes(sub->get_option("--model"))
       ->excludes(sub->get_option("--block"));
+  sub->get_option("--exclude")->needs(sub->get_option("--model"));
+  sub->get_option("--min-density")->needs(sub->get_option("--model"));
   sub->get_option("--model")
       ->excludes(sub->get_option("--trace"))
       ->excludes(sub->get_option("--gemm"));
@@ -207,6 +218,10 @@ Command add_run_command(CLI::App& app) {
       if (batch > 0) mo.lowering.batch = batch;
       if (seq > 0) mo.lowering.seq_len = seq;
       mo.dtype = dt;
+      if (given("--exclude")) mo.prune.exclude_regex = regex_option("--exclude", o->exclude);
+      if (given("--min-density"))
+        mo.prune.min_density = fraction_option("--min-density", o->min_density);
+      mo.synthetic_seed = block_seed;
       variants = o->prune.empty() ? std::vector<std::string>{"dense"} : o->prune;
       for (const auto& v : variants) {
         auto ops = model_ops(model, v, mo, v + "/");
@@ -293,7 +308,9 @@ Command add_run_command(CLI::App& app) {
     req.vcd_signals = o->vcd_signals;
     admit_run(req.config, req.ops, req.functional);
     const RunResult res = run_simulation(req);
-    if (!o->quiet) std::cout << format_report(req, res) << format_variants(variants, res);
+    if (!o->quiet)
+      std::cout << format_report(req, res) << format_variants(variants, res)
+                << format_pruning_notes(res);
     if (!o->out.empty()) {
       // Names the readers did not vet (an ONNX tensor's bytes) must not lose the results:
       // bytes that are not UTF-8 are written as U+FFFD instead of failing the dump.

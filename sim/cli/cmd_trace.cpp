@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/option_values.h"
 #include "sim/core/input_error.h"
 #include "sim/driver/workload_ops.h"
 #include "workloads/pruning/prune_spec.h"
@@ -14,7 +15,7 @@ namespace stcsim {
 
 namespace {
 struct TraceOptions {
-  std::string model, prune = "dense", out, dtype = "fp16", image;
+  std::string model, prune = "dense", out, dtype = "fp16", image, exclude, min_density;
   std::int64_t batch = 0, seq = 0;
   bool no_payload = false;
 };
@@ -41,7 +42,16 @@ Command add_trace_command(CLI::App& app) {
   sub->add_option("--image", o->image,
                   "input image size HxW for conv layers (default: the model's)");
   sub->add_flag("--no-payload", o->no_payload, "write shapes and sparsity labels only");
-  return [o] {
+  sub->add_option("--exclude", o->exclude,
+                  "layers whose name this regular expression finds (ECMAScript) stay dense");
+  sub->add_option("--min-density", o->min_density,
+                  "each pruned layer keeps at least this fraction of its weights (0..1); block "
+                  "pruning never removes a layer's last block either way");
+  return [o, sub] {
+    workloads::PruneOptions po;
+    if (sub->count("--exclude")) po.exclude_regex = regex_option("--exclude", o->exclude);
+    if (sub->count("--min-density"))
+      po.min_density = fraction_option("--min-density", o->min_density);
     const workloads::Model model = load_any_model(o->model);
     workloads::LoweringOptions low = default_lowering(o->model);
     if (o->batch > 0) low.batch = o->batch;
@@ -57,7 +67,7 @@ Command add_trace_command(CLI::App& app) {
     tb.dtype = to_string(parse_dtype(o->dtype));
     tb.payload = !o->no_payload;
     const auto built =
-        workloads::build_trace(model, low, workloads::PruneSpec::parse(o->prune), {}, tb);
+        workloads::build_trace(model, low, workloads::PruneSpec::parse(o->prune), po, tb);
     const auto written = workloads::write_trace(o->out, built.trace);
     std::cout << "Wrote " << o->out << ": " << written.ops.size() << " GEMMs of " << model.name
               << (model.real_weights ? " (real weights)" : " (shapes only: synthetic)");

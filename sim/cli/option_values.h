@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <limits>
+#include <regex>
 #include <string>
 
 #include "models/gpu/l2_policy.h"
@@ -56,6 +57,18 @@ inline std::uint64_t memory_option(const std::string& option, const std::string&
                      ": expected a size in bytes, optionally with K, M, G or T (e.g. 16G), got '" +
                      text + "'");
   return std::uint64_t(v) << shift;
+}
+
+// A regular expression (ECMAScript, as std::regex reads it), checked here so that the
+// error names the option.
+inline const std::string& regex_option(const std::string& option, const std::string& text) {
+  try {
+    std::regex re(text, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    throw InputError(option + ": expected a regular expression (ECMAScript), got '" + text + "' (" +
+                     e.what() + ")");
+  }
+  return text;
 }
 
 // --l2 flush|warm (models/gpu/l2_policy.h).

@@ -62,9 +62,13 @@ std::string format_report(const RunRequest& req, const RunResult& res) {
           r.op.block_sparse()
               ? r.op.weight_pattern + (r.op.sparsity.dense() ? "" : "+" + r.op.sparsity.str())
               : r.op.sparsity.str();
-      os << "  " << r.op.name << " (" << what << " weights): " << fmt("%.2fx", r.speedup)
-         << " over dense = work " << fmt("%.2f", r.work_reduction) << " x efficiency "
-         << fmt("%.2f", r.efficiency_ratio) << " x capability " << fmt("%.2f", r.capability_ratio);
+      os << "  " << r.op.name << " (" << what << " weights): " << fmt("%.2fx", r.speedup);
+      if (r.products > 0)
+        os << " over dense = work " << fmt("%.2f", r.work_reduction) << " x efficiency "
+           << fmt("%.2f", r.efficiency_ratio) << " x capability "
+           << fmt("%.2f", r.capability_ratio);
+      else  // a map with no block left (an old trace): no multiply, no ratio to split
+        os << " over dense, with no weight left (no multiplies)";
       if (r.op.block_sparse())
         os << "; blocks kept " << fmt("%.3f", r.block_density) << ", imbalance "
            << fmt("%.2f", r.block_imbalance) << ", index wait "
@@ -134,6 +138,25 @@ std::string format_variants(const std::vector<std::string>& variants, const RunR
       os << ", " << on_dense_core
          << " block-pruned run on the dense datapath: no block skipping modelled";
     os << ")\n";
+  }
+  return os.str();
+}
+
+std::string format_pruning_notes(const RunResult& res) {
+  std::ostringstream os;
+  int synthetic = 0;
+  for (const auto& r : res.ops) synthetic += r.op.synthetic_weights;
+  if (synthetic)
+    os << "\nSynthetic weights: " << synthetic
+       << " block-pruned GEMMs of a shapes-only model run on block maps pruned from seeded "
+          "Normal(0, 1/K) weights (--block-seed), not trained ones (stats.json: "
+          "synthetic_weights)\n";
+  bool header = false;
+  for (const auto& r : res.ops) {
+    if (r.op.pruning_note.empty()) continue;
+    if (!header) os << "\nPruning: layers skipped, partly pruned or floored:\n";
+    header = true;
+    os << "  " << r.op.name << ": " << r.op.pruning_note << "\n";
   }
   return os.str();
 }

@@ -144,14 +144,30 @@ std::vector<GemmOp> model_ops(const workloads::Model& model, const std::string& 
                               const ModelRunOptions& opt, const std::string& prefix) {
   workloads::TraceBuildOptions tb;
   tb.dtype = to_string(opt.dtype);
-  // Shapes-only models carry the pattern as a label (no values to prune); the timing
-  // model needs only the label, except for block pruning of real weights, whose block
-  // map (from the payload) sets each CTA's work on the block-skipping kernel.
-  tb.payload = model.real_weights && spec.find("block") != std::string::npos;
+  // Shapes-only models carry an N:M pattern as a label (no values to prune): the timing
+  // model needs only the label. Block pruning needs a block map (from the payload) to
+  // set each CTA's work on the block-skipping kernel: a shapes-only model gets seeded
+  // synthetic weights for it rather than running dense under a block label.
+  const workloads::PruneSpec ps = workloads::PruneSpec::parse(spec);
+  const bool block = ps.kind == workloads::PruneSpec::Kind::Block;
+  const bool synthetic = block && !model.real_weights;
+  tb.payload = block;
+  workloads::Model seeded;
+  if (synthetic) try {
+      seeded = workloads::with_synthetic_weights(model, opt.synthetic_seed);
+    } catch (const InputError& e) {
+      throw InputError("--prune " + spec + ": the shapes-only model '" + model.name +
+                       "' has no weights to prune in blocks, and " + e.what() +
+                       " (N:M pruning needs no values; or give a checkpoint)");
+    }
   const auto built =
-      workloads::build_trace(model, opt.lowering, workloads::PruneSpec::parse(spec), {}, tb);
+      workloads::build_trace(synthetic ? seeded : model, opt.lowering, ps, opt.prune, tb);
   std::vector<GemmOp> ops;
-  for (const auto& t : built.trace.ops) ops.push_back(op_from_trace(t, prefix));
+  for (std::size_t i = 0; i < built.trace.ops.size(); ++i) {
+    ops.push_back(op_from_trace(built.trace.ops[i], prefix));
+    ops.back().pruning_note = built.pruning.layers[i].note;
+    ops.back().synthetic_weights = synthetic && built.pruning.layers[i].block_rows > 0;
+  }
   return ops;
 }
 

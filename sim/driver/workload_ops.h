@@ -7,6 +7,7 @@
 #include "models/common/gemm_op.h"
 #include "workloads/layer.h"
 #include "workloads/lowering/lowering.h"
+#include "workloads/pruning/prune_model.h"
 #include "workloads/trace/trace.h"
 
 namespace stcsim {
@@ -28,9 +29,13 @@ workloads::LoweringOptions default_lowering(const std::string& name_or_path);
 struct ModelRunOptions {
   workloads::LoweringOptions lowering;
   Dtype dtype = Dtype::FP16;
+  workloads::PruneOptions prune;     // --exclude, --min-density
+  std::uint64_t synthetic_seed = 1;  // weights of a shapes-only model pruned in blocks
 };
 // The model's GEMMs pruned with `spec` (a workloads PruneSpec string), named
-// "<prefix><layer>".
+// "<prefix><layer>", each with its pruning note. A shapes-only model pruned in blocks
+// gets seeded synthetic weights first (with_synthetic_weights), so that its GEMMs run on
+// the block-skipping kernel with a block map; its ops say synthetic_weights.
 std::vector<GemmOp> model_ops(const workloads::Model& model, const std::string& spec,
                               const ModelRunOptions& opt, const std::string& prefix);
 

@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <regex>
 #include <set>
+#include <sstream>
 
 #include "sim/core/input_error.h"
+#include "workloads/pruning/block_floor.h"
 #include "workloads/pruning/block_prune.h"
 
 namespace stcsim::workloads {
@@ -13,6 +16,12 @@ namespace stcsim::workloads {
 namespace {
 
 std::string n2s(std::int64_t v) { return std::to_string(v); }
+
+std::string d2s(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
 
 double sum_squares(const std::vector<float>& w) {
   double s = 0;
@@ -61,6 +70,19 @@ PruneResult prune_model(const Model& model, const PruneSpec& spec, const PruneOp
   res.model = model;
   res.spec = spec;
   const std::set<std::string> exclude(opt.exclude.begin(), opt.exclude.end());
+  if (!(opt.min_density >= 0 && opt.min_density <= 1))
+    throw InputError("pruning: the density floor must be in [0, 1], got " + d2s(opt.min_density));
+  std::regex exclude_re;
+  if (!opt.exclude_regex.empty()) try {
+      exclude_re = std::regex(opt.exclude_regex, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+      throw InputError("exclude pattern '" + opt.exclude_regex +
+                       "': not a regular expression (ECMAScript): " + e.what());
+    }
+  const auto excluded = [&](const std::string& name) {
+    return exclude.count(name) ||
+           (!opt.exclude_regex.empty() && std::regex_search(name, exclude_re));
+  };
   std::set<std::string> seen_weights;
   std::vector<Work> work;
   for (std::size_t i = 0; i < model.layers.size(); ++i) {
@@ -83,8 +105,10 @@ PruneResult prune_model(const Model& model, const PruneSpec& spec, const PruneOp
       wk.before = sum_squares(*wk.w);
     }
     if (spec.kind == PruneSpec::Kind::Dense) {
-    } else if (exclude.count(l.name)) {
-      r.note = "excluded";
+    } else if (excluded(l.name)) {
+      r.note = exclude.count(l.name) ? "excluded"
+                                     : "excluded: the name matches '" + opt.exclude_regex + "'";
+      r.excluded = true;
     } else if (r.has_weights && !seen_weights.insert(l.weight).second) {
       r.note = "weight '" + l.weight + "' is shared with an earlier layer and was pruned there";
       r.applied = spec.sparsity_label();
@@ -109,6 +133,14 @@ PruneResult prune_model(const Model& model, const PruneSpec& spec, const PruneOp
         if (!opt.skip_incompatible) throw InputError("layer '" + l.name + "': " + why);
         r.note = r.note.empty() ? why : r.note + "; " + why;
         wk.block = false;
+      }
+      const double nm_density = double(spec.nm.n) / spec.nm.m;
+      if (wk.nm && nm_density < opt.min_density) {
+        const std::string why = spec.nm.str() + " keeps " + d2s(nm_density) +
+                                " of the weights, below the density floor " + d2s(opt.min_density) +
+                                ", so it does not apply";
+        r.note = r.note.empty() ? why : r.note + "; " + why;
+        wk.nm = false;
       }
       if (wk.block) {
         PruneSpec applied = spec;
@@ -138,8 +170,25 @@ PruneResult prune_model(const Model& model, const PruneSpec& spec, const PruneOp
         grids.push_back({wk->report.rows, wk->report.cols, spec.block_rows, spec.block_cols});
         scores.push_back(block_scores(*wk->w, grids.back()));
       }
-      const auto flags = select_blocks_to_prune(grids, scores, spec.target);
-      for (std::size_t i = 0; i < g.size(); ++i) zero_blocks(*g[i]->w, grids[i], flags[i]);
+      auto flags = select_blocks_to_prune(grids, scores, spec.target);
+      for (std::size_t i = 0; i < g.size(); ++i) {
+        LayerPruneReport& r = g[i]->report;
+        // The floor on the weights' density, in blocks: N:M inside keeps N/M of each.
+        const double inner = g[i]->nm ? double(spec.nm.n) / spec.nm.m : 1.0;
+        const std::int64_t count = grids[i].count(),
+                           floor = blocks_floor(count, opt.min_density / inner);
+        const std::int64_t before = apply_block_floor(flags[i], scores[i], floor);
+        if (before < floor) {
+          const std::string why =
+              "floored: keeps " + n2s(floor) + " of " + n2s(count) + " blocks, " +
+              (opt.min_density > 0 && floor > 1 ? "the density floor " + d2s(opt.min_density)
+                                                : std::string("never the layer's last block")) +
+              " (the pattern alone kept " + n2s(before) + ")";
+          r.note = r.note.empty() ? why : r.note + "; " + why;
+          r.floored = true;
+        }
+        zero_blocks(*g[i]->w, grids[i], flags[i]);
+      }
     };
     if (spec.global)
       prune_group(group);

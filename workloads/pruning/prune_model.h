@@ -10,7 +10,14 @@
 // block + N:M the block part still applies; blocks need each group's output channels to
 // be whole block rows (depthwise convs, one channel per group, stay unblocked).
 // PruneOptions::skip_incompatible = false makes
-// that an InputError instead. Layers in PruneOptions::exclude stay dense.
+// that an InputError instead. Layers in PruneOptions::exclude, or whose name
+// PruneOptions::exclude_regex finds (std::regex_search, ECMAScript), stay dense.
+//
+// Floors (block_floor.h): block pruning never removes a layer's last block, and with
+// PruneOptions::min_density D each layer keeps at least a fraction D of its blocks (with
+// N:M inside, D / (N/M) of them); the blocks given back are the layer's best pruned ones,
+// and the report says so (`floored`, `note`). An N:M pattern that keeps less than D
+// (2:4 keeps 0.5) is not applied to any layer; the note says why.
 //
 // Shape-only models (no weight tensor for a layer) get the pattern recorded, not applied:
 // `has_weights` is false, `sparsity` is the nominal one and `magnitude_kept` is NaN.
@@ -31,6 +38,8 @@ namespace stcsim::workloads {
 
 struct PruneOptions {
   std::vector<std::string> exclude;  // layer names left dense
+  std::string exclude_regex;         // layers whose name it finds are left dense ("": none)
+  double min_density = 0;            // per-layer floor of the kept weights, 0..1
   bool skip_incompatible = true;     // false: a layer that cannot take the pattern is an error
 };
 
@@ -40,6 +49,8 @@ struct LayerPruneReport {
   bool has_weights = false;
   std::string applied = "dense";         // sparsity label applied (PruneSpec::sparsity_label form)
   std::string note;                      // why (part of) the spec was not applied, "" otherwise
+  bool excluded = false;                 // by name (PruneOptions::exclude, exclude_regex)
+  bool floored = false;                  // blocks given back to reach the floor
   std::int64_t elements = 0, zeros = 0;  // after pruning (zeros: all bits zero)
   double sparsity = 0;                   // zeros / elements (nominal when !has_weights)
   double magnitude_kept = 1;  // sum of w^2 after / before (1 if all zero; NaN if !has_weights)
