@@ -8,7 +8,8 @@ std::vector<std::string> child_argv(const SweepPlan& plan, const Point& p, const
   for (const auto& [k, v] : plan.spec().set) a.insert(a.end(), {"-p", k + "=" + v});
   for (const auto& [k, v] : p.values)
     if (!is_run_option(k)) a.insert(a.end(), {"-p", k + "=" + v});
-  a.insert(a.end(), {"--dtype", plan.dtype_for(p, w), "--sparsity", plan.sparsity_for(p)});
+  a.insert(a.end(), {"--dtype", plan.dtype_for(p, w), "--sparsity", plan.sparsity_for(p), "--l2",
+                     plan.l2_for(p)});
   if (!w.gemm.empty())
     a.insert(a.end(), {"--gemm", w.gemm});
   else

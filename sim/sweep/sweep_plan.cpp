@@ -107,6 +107,11 @@ std::string SweepPlan::sparsity_for(const Point& p) const {
   return v.empty() ? spec_.sparsity : v;
 }
 
+std::string SweepPlan::l2_for(const Point& p) const {
+  const std::string v = p.value_of("l2");
+  return v.empty() ? spec_.l2 : v;
+}
+
 nlohmann::json SweepPlan::to_json() const {
   nlohmann::json j;
   j["schema_version"] = 1;
@@ -115,6 +120,7 @@ nlohmann::json SweepPlan::to_json() const {
   if (spec_.base.find('/') != std::string::npos) j["base_fnv1a"] = fingerprint_file(spec_.base);
   j["dtype"] = spec_.dtype;
   j["sparsity"] = spec_.sparsity;
+  j["l2"] = spec_.l2;
   j["set"] = nlohmann::json::array();
   for (const auto& [k, v] : spec_.set) j["set"].push_back({k, v});
   j["axes"] = nlohmann::json::array();

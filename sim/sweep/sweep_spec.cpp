@@ -25,8 +25,8 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::vector<std::string> kTopKeys = {
-    "schema_version", "name",      "description", "base",     "set",
-    "vary",           "workloads", "dtype",       "sparsity", "reference"};
+    "schema_version", "name",  "description", "base", "set",      "vary",
+    "workloads",      "dtype", "sparsity",    "l2",   "reference"};
 const std::vector<std::string> kWorkloadKeys = {"gemm", "trace", "name", "dtype"};
 const std::vector<std::string> kRangeKeys = {"from", "to", "step", "factor"};
 
@@ -52,6 +52,7 @@ class Parser {
     spec_.base = resolve_base(scalar(base, "base"));
     if (root["dtype"]) spec_.dtype = scalar(root["dtype"], "dtype");
     if (root["sparsity"]) spec_.sparsity = scalar(root["sparsity"], "sparsity");
+    if (root["l2"]) spec_.l2 = scalar(root["l2"], "l2");
     if (auto set = root["set"]) read_set(set);
     if (auto vary = root["vary"]) read_vary(vary);
     read_workloads(root["workloads"], root);
@@ -99,7 +100,7 @@ class Parser {
         k.find('.', dot + 1) != std::string::npos)
       fail(key_node, "'" + k +
                          "' is neither section.key (see `stcsim components`) nor a run option "
-                         "(base, dtype, sparsity)");
+                         "(base, dtype, sparsity, l2)");
   }
   void claim(const YAML::Node& key_node) {
     const std::string k = key_node.Scalar();

@@ -11,12 +11,13 @@
 //     smem_split:                     # a zipped group: its lists advance together
 //       sm.smem_kib: [100, 164]
 //       sm.max_smem_per_cta_kib: [99, 163]
-//     sparsity: [dense, "2:4"]        # run options vary too: base, dtype, sparsity
+//     sparsity: [dense, "2:4"]        # run options vary too: base, dtype, sparsity, l2
 //   workloads:
 //     - gemm: 4096x4096x4096
 //     - {trace: bert.trace, name: bert}
 //   sparsity: 2:4                     # run options at every point (unless varied)
 //   dtype: fp16
+//   l2: flush                         # or warm: the L2 between a trace's GEMMs
 //   reference: {l2.capacity_kib: 40960}   # the point speedups are relative to
 #pragma once
 #include <map>
@@ -26,7 +27,8 @@
 namespace stcsim::sweep {
 
 // Keys that are options of `stcsim run` rather than config parameters.
-inline const std::vector<std::string> kRunOptionKeys = {"base", "dtype", "sparsity"};
+// l2: what the L2 holds between a trace's GEMMs (`stcsim run --l2`), flush or warm.
+inline const std::vector<std::string> kRunOptionKeys = {"base", "dtype", "sparsity", "l2"};
 bool is_run_option(const std::string& key);
 
 // Where a value was written, for error messages ("spec.yaml:12").
@@ -63,6 +65,7 @@ struct SweepSpec {
   std::vector<WorkloadSpec> workloads;
   std::string dtype = "fp16";
   std::string sparsity = "dense";
+  std::string l2 = "flush";
   std::map<std::string, std::string> reference;  // key -> value; empty: the first point
   SpecLocation reference_where;
 };

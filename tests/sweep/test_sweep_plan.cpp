@@ -1,9 +1,11 @@
 // The plan: point numbering (first axis slowest), zipped groups, the reference point,
 // shards that split the points disjointly, and the plan JSON a resume compares.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <set>
 
 #include "sim/core/input_error.h"
+#include "sim/sweep/child_command.h"
 #include "sim/sweep/sweep_plan.h"
 
 using namespace stcsim::sweep;
@@ -63,6 +65,23 @@ TEST_CASE("sweep_plan_run_options_precedence", "[sweep]") {
   CHECK(p.sparsity_for(p.point(0)) == "2:4");
   const SweepPlan v = plan_of("  dtype: [fp16, int8]\n");
   CHECK(v.dtype_for(v.point(1), v.spec().workloads[0]) == "int8");  // a varied value wins
+}
+
+TEST_CASE("sweep_plan_l2_policy_reaches_the_child_run", "[sweep]") {
+  const SweepPlan d = plan_of("  l2.ways: [8]\n");
+  CHECK(d.l2_for(d.point(0)) == "flush");  // stcsim run's default
+  CHECK(d.to_json()["l2"] == "flush");
+  const SweepPlan w = plan_of("  l2.ways: [8]\n", "l2: warm\n");
+  CHECK(w.l2_for(w.point(0)) == "warm");
+  const SweepPlan v = plan_of("  l2: [flush, warm]\n");
+  REQUIRE(v.count() == 2);
+  CHECK(v.l2_for(v.point(1)) == "warm");  // a varied value wins
+  const auto argv = child_argv(v, v.point(1), v.spec().workloads[0], "stcsim", "/out");
+  const auto at = std::find(argv.begin(), argv.end(), "--l2");
+  REQUIRE(at != argv.end());
+  CHECK(*(at + 1) == "warm");
+  // A run option, not a -p parameter.
+  CHECK(std::find(argv.begin(), argv.end(), "l2=warm") == argv.end());
 }
 
 TEST_CASE("sweep_shards_split_points_disjointly", "[sweep]") {
