@@ -82,6 +82,13 @@ TEST_CASE("prune_cli_exclude_leaves_matching_layers_dense", "[cli][pruning]") {
   REQUIRE(r.status == 0);
   CHECK(r.out.find("Pruning: layers skipped, partly pruned or floored:") != std::string::npos);
   CHECK(r.out.find("2:4/bert_base.l0.mlp_up: excluded: the name matches") != std::string::npos);
+  // stcsim trace takes it too, and says so per layer.
+  const auto t =
+      run_stcsim("trace --model bert_base --prune 2:4 --exclude 'mlp_(up|down)$' --out " +
+                 temp_dir("prune_trace") + "/b.trace");
+  REQUIRE(t.status == 0);
+  CHECK(t.out.find("bert_base.l0.mlp_up\tdense") != std::string::npos);
+  CHECK(t.out.find("(excluded: the name matches 'mlp_(up|down)$')") != std::string::npos);
   const auto bad = run_stcsim("run --arch a100 --model bert_base --prune 2:4 --exclude '(' -q");
   CHECK(bad.status == 2);
   CHECK(bad.err.find("--exclude: expected a regular expression") != std::string::npos);
