@@ -52,7 +52,8 @@ class DepthwiseCta : public MainloopCta {
         k_(k),
         rows_(int(k.shape.conv.kernel_h)),
         slot_(slot),
-        l1_ready_(loads_.size(), 0) {
+        l1_ready_(loads_.size(), 0),
+        taps_(loads_.size(), 0) {
     stores_.reserve(std::size_t(k.shape.sweeps(t.tile_m)));  // submitted requests stay put
   }
 
@@ -93,12 +94,12 @@ class DepthwiseCta : public MainloopCta {
       sm_.submit(req);
     const Cycle l1_done = sm_.smem.write(now, l1_bytes);
     l1_ready_[slot] = std::max(l1_done, now + sm_.spec.l1_hit_latency_cycles);
+    taps_[slot] = row.taps;
   }
 
   Cycle stage_ready(int stage) const override { return l1_ready_[std::size_t(stage)]; }
 
   void compute_ktile(Cycle barrier, StallCause, double) override {
-    const DepthwiseShape& s = k_.shape;
     const int sweep = kt_ / rows_, r = kt_ % rows_;
     // The previous pass's outputs are final: store them (the last pass's in the epilogue).
     if (r == 0 && sweep > 0) {
@@ -109,7 +110,7 @@ class DepthwiseCta : public MainloopCta {
     barrier_ready_ = barrier;  // threads move on to the next row without a barrier
     mma_done_ = std::max(mma_done_, barrier);
     const auto [first, last] = pass(sweep);
-    const double taps = depthwise_pass_row(s, first, last, r, input_bytes(k_.op.dtype)).taps;
+    const double taps = taps_[std::size_t(kt_) % taps_.size()];  // from the stage's load
     if (taps == 0) return;  // the row lies in the padding for every output
     // 32 outputs per warp, each warp the pass's average in-bounds taps per output.
     const std::int64_t outputs = last - first;
@@ -146,6 +147,7 @@ class DepthwiseCta : public MainloopCta {
   int rows_;
   int slot_;
   std::vector<Cycle> l1_ready_;  // per stage buffer, when its L1 hits land
+  std::vector<double> taps_;     // per stage buffer, the in-bounds taps of its pass row
   std::vector<MemRequest> stores_;
 };
 
