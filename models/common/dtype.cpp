@@ -14,15 +14,27 @@ const char* to_string(Dtype d) {
       return "tf32";
     case Dtype::INT8:
       return "int8";
+    case Dtype::FP8_E4M3:
+      return "fp8_e4m3";
+    case Dtype::FP8_E5M2:
+      return "fp8_e5m2";
   }
   return "?";
+}
+
+std::string dtype_names() {
+  std::string s;
+  for (Dtype d : kAllDtypes) s += (s.empty() ? "" : "|") + std::string(to_string(d));
+  return s;
 }
 
 Dtype parse_dtype(const std::string& s) {
   for (Dtype d : kAllDtypes)
     if (s == to_string(d)) return d;
-  throw InputError("unknown dtype '" + s + "' (expected fp16|bf16|tf32|int8)");
+  throw InputError("unknown dtype '" + s + "' (expected " + dtype_names() + ")");
 }
+
+bool is_fp8(Dtype d) { return d == Dtype::FP8_E4M3 || d == Dtype::FP8_E5M2; }
 
 int input_bytes(Dtype d) {
   switch (d) {
@@ -32,6 +44,8 @@ int input_bytes(Dtype d) {
     case Dtype::TF32:
       return 4;
     case Dtype::INT8:
+    case Dtype::FP8_E4M3:
+    case Dtype::FP8_E5M2:
       return 1;
   }
   return 0;
@@ -45,6 +59,9 @@ int output_bytes(Dtype d) {
     case Dtype::TF32:
     case Dtype::INT8:
       return 4;
+    case Dtype::FP8_E4M3:
+    case Dtype::FP8_E5M2:
+      return 1;
   }
   return 0;
 }
@@ -57,6 +74,8 @@ MmaShape dense_mma_shape(Dtype d) {
     case Dtype::TF32:
       return {16, 8, 8};
     case Dtype::INT8:
+    case Dtype::FP8_E4M3:
+    case Dtype::FP8_E5M2:
       return {16, 8, 32};
   }
   return {16, 8, 16};

@@ -8,7 +8,8 @@
 
 namespace stcsim {
 
-Gpu::Gpu(sc_core::sc_module_name name, const HardwareSections& hw) : sc_module(name) {
+Gpu::Gpu(sc_core::sc_module_name name, const HardwareSections& hw, const std::string& gpu_name)
+    : sc_module(name) {
   gpu_ = GpuSpec::from(hw.at("gpu").params);
   sm_ = SmSpec::from(hw.at("sm").params);
   mapping_req_ = MappingRequest::from(hw.at("mapping").params);
@@ -30,7 +31,7 @@ Gpu::Gpu(sc_core::sc_module_name name, const HardwareSections& hw) : sc_module(n
   env_.reset(new KernelEnv{gpu_.num_sms, gpu_.clock_mhz, sm_, *tc_proto_, *smem_proto_, *tma_proto_,
                            mapping_req_, mem_->l2().bytes_per_cycle(),
                            mem_->dram().sustained_bytes_per_cycle(),
-                           double(mem_->l2().hit_latency())});
+                           double(mem_->l2().hit_latency()), gpu_name});
   for (int i = 0; i < gpu_.num_sms; ++i)
     sms_.push_back(std::make_unique<Sm>(("sm" + std::to_string(i)).c_str(), i, sm_, *tc_proto_,
                                         *smem_proto_, *tma_proto_, *mem_, *sched_));

@@ -23,7 +23,8 @@ namespace stcsim {
 class Gpu : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Gpu);
-  Gpu(sc_core::sc_module_name name, const HardwareSections& hw);
+  // `gpu_name`: the preset or config file's name, for errors that say which GPU refused.
+  Gpu(sc_core::sc_module_name name, const HardwareSections& hw, const std::string& gpu_name);
 
   void set_ops(std::vector<GemmOp> ops) { ops_ = std::move(ops); }
   const std::vector<OpResult>& results() const { return results_; }

@@ -38,7 +38,8 @@ const OpStat batch{{"batch", "GEMMs", "independent GEMMs of this shape in one ke
                     StatTotal::kNone, kOp},
                    computed<OpResult>([](const OpResult& r) { return r.op.batch; })};
 const OpStat dtype{
-    {"dtype", "-", "input data type (fp16, bf16, tf32, int8)", StatTotal::kNone, kOp},
+    {"dtype", "-", "input data type (fp16, bf16, tf32, int8, fp8_e4m3, fp8_e5m2)", StatTotal::kNone,
+     kOp},
     computed<OpResult>([](const OpResult& r) { return std::string(to_string(r.op.dtype)); })};
 const OpStat sparsity{
     {"sparsity", "-", "N:M sparsity of the weights run on mma.sp, e.g. `2:4`; `dense`",

@@ -40,6 +40,8 @@ struct KernelEnv {
   const MappingRequest& request;
   // Memory rates for the mapping chooser.
   double l2_bytes_per_cycle = 0, dram_bytes_per_cycle = 0, l2_hit_latency = 0;
+  // The preset's (or config file's) name, for errors that say which GPU refused.
+  std::string gpu_name;
 
   // The chooser's view of this GPU for instructions of `kind`.
   ChooserHardware chooser(const MmaKind& kind) const;

@@ -14,6 +14,9 @@ std::vector<ParamDecl> BoardDvfsSpec::params() {
                   "nominal_volts, with its share of the mma's operand and issue energy"),
       float_param("tf32_pj_per_product", "pJ", required, 0, 1e6, "the same for a tf32 product"),
       float_param("int8_pj_per_product", "pJ", required, 0, 1e6, "the same for an int8 product"),
+      float_param("fp8_pj_per_product", "pJ", d.fp8_pj_per_product, 0, 1e6,
+                  "the same for an fp8 (e4m3 or e5m2) product; 0 on a GPU without fp8 tensor "
+                  "cores, where an fp8 op is refused"),
       float_param("sparse_select_pj_per_product", "pJ", required, 0, 1e6,
                   "extra energy of an mma.sp per real product: metadata decode and the selection "
                   "of the B element each kept A element multiplies"),
@@ -49,6 +52,7 @@ BoardDvfsSpec BoardDvfsSpec::from(const ParamSet& p) {
   s.fp16_pj_per_product = p.get_float("fp16_pj_per_product");
   s.tf32_pj_per_product = p.get_float("tf32_pj_per_product");
   s.int8_pj_per_product = p.get_float("int8_pj_per_product");
+  s.fp8_pj_per_product = p.get_float("fp8_pj_per_product");
   s.sparse_select_pj_per_product = p.get_float("sparse_select_pj_per_product");
   s.cuda_fma_pj = p.get_float("cuda_fma_pj");
   s.smem_pj_per_byte = p.get_float("smem_pj_per_byte");
@@ -112,6 +116,12 @@ PowerReport BoardDvfs::at_clock(const PowerActivity& a, double f_mhz) const {
   double per_product = spec_.fp16_pj_per_product;
   if (a.dtype == Dtype::TF32) per_product = spec_.tf32_pj_per_product;
   if (a.dtype == Dtype::INT8) per_product = spec_.int8_pj_per_product;
+  if (is_fp8(a.dtype)) {
+    if (spec_.fp8_pj_per_product <= 0)
+      throw InputError(
+          "power.fp8_pj_per_product is 0 (no fp8 energy for this GPU): set it to run fp8 ops");
+    per_product = spec_.fp8_pj_per_product;
+  }
   PowerReport r;
   r.tensor_joules = a.tensor_products * per_product * core;
   r.sparse_select_joules =

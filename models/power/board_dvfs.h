@@ -38,6 +38,7 @@ struct BoardDvfsSpec {
   double fp16_pj_per_product = 0;  // fp16 and bf16 mma
   double tf32_pj_per_product = 0;
   double int8_pj_per_product = 0;
+  double fp8_pj_per_product = 0;            // 0: no fp8 on this GPU (an fp8 op is then refused)
   double sparse_select_pj_per_product = 0;  // mma.sp: metadata decode, operand selection
   double cuda_fma_pj = 0;                   // one FP32 FMA lane-op on the CUDA cores
   double smem_pj_per_byte = 0;

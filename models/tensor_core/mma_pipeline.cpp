@@ -84,16 +84,33 @@ MmaPipelineSpec MmaPipelineSpec::from(const ParamSet& p) {
   return s;
 }
 
+namespace {
+
+// "fp16, bf16, tf32, int8": the dtypes with a nonzero rate, for the messages below (a user
+// who asks for fp8 on an Ampere preset learns what it has instead).
+template <class Rate>
+std::string dtypes_with(const Rate& rate) {
+  std::string s;
+  for (Dtype d : kAllDtypes)
+    if (rate(d) > 0) s += (s.empty() ? "" : ", ") + std::string(to_string(d));
+  return s.empty() ? "none" : s;
+}
+
+}  // namespace
+
 std::string MmaPipeline::unsupported_reason(const MmaKind& k) const {
   const std::string d = to_string(k.dtype);
   if (k.warpgroup()) {
     if (spec_.wgmma_cycles_per_n8[int(k.dtype)] <= 0)
-      return "no " + d + " wgmma (tensor_core.wgmma_" + d + "_cycles_per_n8 is 0)";
+      return "no " + d + " wgmma (tensor_core.wgmma_" + d +
+             "_cycles_per_n8 is 0; wgmma here takes: " +
+             dtypes_with([&](Dtype x) { return spec_.wgmma_cycles_per_n8[int(x)]; }) + ")";
     if (k.wgmma_n % 8 != 0 || k.wgmma_n < 8 || k.wgmma_n > 256)
       return "no wgmma with N = " + std::to_string(k.wgmma_n) +
              " (PTX: a multiple of 8 from 8 to 256)";
   } else if (timing(k.dtype).ii <= 0) {
-    return "no " + d + " mma (tensor_core." + d + "_ii_cycles is 0)";
+    return "no " + d + " mma (tensor_core." + d + "_ii_cycles is 0; mma here takes: " +
+           dtypes_with([&](Dtype x) { return timing(x).ii; }) + ")";
   }
   if (k.sparsity.dense()) return "";
   for (const auto& s : spec_.sparse_patterns)

@@ -29,8 +29,8 @@ struct MmaPipelineSpec {
     int ii = 0;       // cycles between issues; 0 = dtype not supported
     int latency = 0;  // cycles from issue to result
   };
-  std::array<Timing, 4> per_dtype{};         // indexed by Dtype
-  std::array<int, 4> wgmma_cycles_per_n8{};  // indexed by Dtype; 0 = no wgmma for that dtype
+  std::array<Timing, kNumDtypes> per_dtype{};         // indexed by Dtype
+  std::array<int, kNumDtypes> wgmma_cycles_per_n8{};  // indexed by Dtype; 0 = no wgmma for it
   int wgmma_drain_cycles = 0;
   std::vector<NmSparsity> sparse_patterns;   // empty: no mma.sp
   int sparse_extra_latency = 0;              // metadata decode and operand selection stage

@@ -85,8 +85,9 @@ RtlTensorCore::RtlTensorCore(const RtlTensorCoreSpec& spec) : spec_(spec) {
 }
 
 std::string RtlTensorCore::unsupported_reason(const MmaKind& k) const {
-  if (k.dtype == Dtype::TF32)
-    return "no tf32 mma (impl rtl: the RTL dot units take fp16, bf16 and s8)";
+  if (k.dtype == Dtype::TF32 || is_fp8(k.dtype))
+    return std::string("no ") + to_string(k.dtype) +
+           " mma (impl rtl: the RTL dot units take fp16, bf16 and s8)";
   if (!k.sparsity.dense() && !(k.sparsity == NmSparsity{2, 4}))
     return "no " + k.sparsity.str() + " mma.sp (impl rtl: sp24_dot implements 2:4 only)";
   if (k.shape().k % block() != 0)

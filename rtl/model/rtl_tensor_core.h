@@ -63,7 +63,7 @@ class RtlTensorCore : public ITensorCore {
   static int block();           // logical K per beat of its units (the preset's block)
 
  private:
-  using Measured = std::array<std::optional<DotUnitTiming>, 8>;  // by slot()
+  using Measured = std::array<std::optional<DotUnitTiming>, 2 * kNumDtypes>;  // by slot()
   static int slot(const MmaKind& k) { return int(k.dtype) * 2 + (k.sparsity.dense() ? 0 : 1); }
   RtlTensorCore(const RtlTensorCoreSpec& spec, std::shared_ptr<const Measured> m)
       : spec_(spec), measured_(std::move(m)) {}

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "models/common/dtype.h"
 #include "models/sm/block_map_gen.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/option_values.h"
@@ -127,7 +128,7 @@ Command add_run_command(CLI::App& app) {
       "Without it block pruning still never removes a layer's last block");
   sub->add_option("--batch", o->batch, "with --model: samples (default 1)");
   sub->add_option("--seq", o->seq, "with --model: tokens per sequence (default: the model's)");
-  sub->add_option("--dtype", o->dtype, "input dtype: fp16|bf16|tf32|int8")->capture_default_str();
+  sub->add_option("--dtype", o->dtype, "input dtype: " + dtype_names())->capture_default_str();
   sub->add_option("--sparsity", o->sparsity,
                   "N:M pruning of the weight operand (B = W of y = x W^T), run on mma.sp; each "
                   "GEMM is also run dense to report the speedup")

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 
+#include "models/common/dtype.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/option_values.h"
 #include "sim/core/input_error.h"
@@ -34,7 +35,7 @@ Command add_trace_command(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--out", o->out, "trace file to write (the payload goes to FILE.bin)")
       ->required();
-  sub->add_option("--dtype", o->dtype, "dtype of the GEMMs: fp16|bf16|tf32|int8")
+  sub->add_option("--dtype", o->dtype, "dtype of the GEMMs: " + dtype_names())
       ->capture_default_str();
   sub->add_option("--batch", o->batch, "samples (default 1)");
   sub->add_option("--seq", o->seq,

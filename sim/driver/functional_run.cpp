@@ -21,6 +21,10 @@ numerics::FloatFormat format_of(Dtype d) {
       return numerics::FloatFormat::BF16;
     case Dtype::TF32:
       return numerics::FloatFormat::TF32;
+    case Dtype::FP8_E4M3:
+      return numerics::FloatFormat::E4M3;
+    case Dtype::FP8_E5M2:
+      return numerics::FloatFormat::E5M2;
     default:
       return numerics::FloatFormat::FP16;
   }
@@ -100,8 +104,12 @@ nlohmann::json run_functional(const OpResult& r, const FunctionalOptions& opt, i
                      " to prune " + op.sparsity.str());
   std::mt19937_64 rng(opt.seed + 7919 * std::uint64_t(index));
   const Operand x = make_operand(op.m, op.k, op.dtype, rng, 1.0, {});
-  // The weights are the trace's when it carries them; activations are always seeded.
-  Operand w = make_operand(op.n, op.k, op.dtype, rng, 1.0 / std::sqrt(double(op.k)), op.sparsity,
+  // The weights are the trace's when it carries them; activations are always seeded. fp8
+  // weights are drawn at unit scale: fp8 GEMMs take per-tensor scale factors (applied by the
+  // epilogue, outside the tensor core) that put the operands in the format's range, where
+  // 1/sqrt(K) would leave e4m3 weights of a large K mostly subnormal.
+  const double w_scale = is_fp8(op.dtype) ? 1.0 : 1.0 / std::sqrt(double(op.k));
+  Operand w = make_operand(op.n, op.k, op.dtype, rng, w_scale, op.sparsity,
                            op.weights ? op.weights.get() : nullptr);
   if (op.block_map && !op.weights)
     zero_outside_blocks(w, op.value_mask ? *op.value_mask : *op.block_map, op.n, op.k);

@@ -107,14 +107,19 @@ RunResult run_simulation(const RunRequest& req) {
     std::filesystem::create_directories(req.out_dir, ec);
     if (ec) throw InputError(req.out_dir + ": cannot create output directory: " + ec.message());
   }
-  Gpu gpu("gpu", req.config.sections);
+  Gpu gpu("gpu", req.config.sections, req.config.name);
   // A sparse GEMM runs right after its dense twin, each from an empty L2 (under either
   // L2 policy), so that the speedup compares like with like.
   std::vector<GemmOp> ops;
   std::vector<int> user_index, twin_index;  // per user op: its place in `ops`, its twin's (-1)
   bool any_sparse = false;
   for (const auto& op : req.ops) {
-    gpu.check_op(op);
+    try {
+      gpu.check_op(op);
+    } catch (const InputError& e) {
+      // Name the GPU: "fp8_e4m3 on a100" must say which preset lacks it and what it has.
+      throw InputError("arch " + req.config.name + ": " + e.what());
+    }
     twin_index.push_back(-1);
     if ((!op.sparsity.dense() || op.block_sparse()) && req.compare_dense) {
       GemmOp twin = op;
@@ -142,6 +147,7 @@ RunResult run_simulation(const RunRequest& req) {
     gpu.trace(tf, req.vcd_signals.empty() ? std::vector<std::string>{"all"} : req.vcd_signals);
   }
   sc_core::sc_start();
+  restore_main_stack_for_sanitizer();
   if (tf) sc_core::sc_close_vcd_trace_file(tf);
   RunResult out;
   const auto& all = gpu.results();

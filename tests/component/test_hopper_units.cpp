@@ -77,6 +77,67 @@ TEST_CASE("wgmma_unsupported_shapes_and_dtypes_are_named", "[tensor_core][hopper
   CHECK(MmaKind{Dtype::BF16, {}, 128}.str() == "bf16 wgmma m64n128k16");
 }
 
+TEST_CASE("wgmma_fp8_chain_issue_interval_and_latency_exact", "[tensor_core][hopper][fp8]") {
+  // The h100 preset's fp8 figures: a wgmma slice's m16 x n8 x k32 step every 4 cycles
+  // (twice fp16's products per step), 32 cycles of drain; mma.sync m16n8k32 emulated as
+  // two fp16 m16n8k16 steps: every 8 cycles, 28 to its result.
+  MmaPipelineSpec s = hopper();
+  for (Dtype d : {Dtype::FP8_E4M3, Dtype::FP8_E5M2}) s.per_dtype[int(d)] = {8, 28};
+  MmaPipeline pipe(s);
+  const MmaKind wg{Dtype::FP8_E4M3, {}, 128};  // m64n128k32: 16 n8 steps per sub-core slice
+  CHECK(wg.sub_core_shape().k == 32);
+  CHECK(pipe.initiation_interval(wg) == 16 * 4);
+  CHECK(pipe.latency(wg) == 64 + 32);
+  // Four back to back from cycle 10: issues at 10, 74, 138, 202; wait_group 0 resumes
+  // the warpgroup when the last result is in, at 202 + 96 = 298.
+  Cycle last = 0;
+  for (int i = 0; i < 4; ++i) last = pipe.issue(10, wg);
+  CHECK(last == 202);
+  CHECK(last + pipe.latency(wg) == 298);
+  CHECK(pipe.busy_cycles() == 256);
+  // Per cycle per sub-core: 16 x 128 x 32 products / 64 = 1024, twice bf16's 512.
+  const MmaKind bf{Dtype::BF16, {}, 128};
+  CHECK(double(wg.sub_core_shape().fma()) / pipe.initiation_interval(wg) == 1024);
+  CHECK(double(bf.sub_core_shape().fma()) / pipe.initiation_interval(bf) == 512);
+  // e5m2 runs at the same rate; the emulated mma.sync at half of it.
+  CHECK(pipe.initiation_interval(MmaKind{Dtype::FP8_E5M2, {}, 128}) == 64);
+  const MmaKind sync{Dtype::FP8_E4M3, {}};
+  CHECK(pipe.initiation_interval(sync) == 8);
+  CHECK(pipe.latency(sync) == 28);
+  CHECK(double(sync.shape().fma()) / 8 == 512);
+}
+
+TEST_CASE("wgmma_sp_fp8_interval_bound_by_the_b_operand_path", "[tensor_core][hopper][fp8]") {
+  // wgmma.sp m64n256k64 e4m3: the dense m64n256k32's products (32 steps, 128 cycles) and
+  // all of B, 256 x 64 x 1 = 16384 bytes, at each sub-core: exactly fp16 2:4's bytes.
+  const MmaKind sp{Dtype::FP8_E4M3, {2, 4}, 256};
+  auto s = hopper();
+  s.b_bytes_per_cycle = 128;  // the h100 preset: 16384 / 128 = 128, the dense interval
+  CHECK(MmaPipeline(s).initiation_interval(sp) == 128);
+  CHECK(MmaPipeline(s).latency(sp) == 128 + 32);
+  s.b_bytes_per_cycle = 64;
+  CHECK(MmaPipeline(s).initiation_interval(sp) == 256);
+  // Metadata per sub-core: 16 rows x 32 kept x 2 bits = 1024 bits.
+  s.b_bytes_per_cycle = 0;
+  s.metadata_bits_per_cycle = 4;
+  CHECK(MmaPipeline(s).initiation_interval(sp) == 256);
+}
+
+TEST_CASE("fp8_on_a_tensor_core_without_it_names_what_it_has", "[tensor_core][fp8]") {
+  // The a100 preset: fp16/bf16/tf32/int8 mma.sync, no fp8, no wgmma.
+  MmaPipelineSpec a100;
+  for (Dtype d : {Dtype::FP16, Dtype::BF16, Dtype::TF32, Dtype::INT8})
+    a100.per_dtype[int(d)] = {8, 24};
+  MmaPipeline pipe(a100);
+  const std::string why = pipe.unsupported_reason(MmaKind{Dtype::FP8_E4M3, {}});
+  CHECK_THAT(why, Catch::Contains("no fp8_e4m3 mma") &&
+                      Catch::Contains("fp8_e4m3_ii_cycles is 0") &&
+                      Catch::Contains("mma here takes: fp16, bf16, tf32, int8"));
+  CHECK_THAT(pipe.unsupported_reason(MmaKind{Dtype::FP8_E5M2, {}, 64}),
+             Catch::Contains("no fp8_e5m2 wgmma") && Catch::Contains("wgmma here takes: none"));
+  CHECK(pipe.supports(MmaKind{Dtype::INT8, {}}));
+}
+
 TEST_CASE("smem_matrix_reads_share_the_port_or_take_their_own_path", "[smem][hopper]") {
   // 32 banks x 4 bytes: 128 B/clk. One m64n256k16 wgmma reads A 2048 + B 8192 bytes.
   BankedSmemSpec spec;

@@ -9,7 +9,9 @@
 
 namespace stcsim::test {
 
-inline void check_time_monotone_in_mnk(const std::string& arch, const std::vector<int>& sizes) {
+// `extra`: more run options, e.g. " --dtype fp8_e4m3".
+inline void check_time_monotone_in_mnk(const std::string& arch, const std::vector<int>& sizes,
+                                       const std::string& extra = "") {
   for (int dim = 0; dim < 3; ++dim) {
     double prev = 0;
     for (int s : sizes) {
@@ -17,7 +19,7 @@ inline void check_time_monotone_in_mnk(const std::string& arch, const std::vecto
       mnk[dim] = s;
       const std::string g =
           std::to_string(mnk[0]) + "x" + std::to_string(mnk[1]) + "x" + std::to_string(mnk[2]);
-      const double c = run_stats("--arch " + arch + " --gemm " + g)["ops"][0]["cycles"];
+      const double c = run_stats("--arch " + arch + " --gemm " + g + extra)["ops"][0]["cycles"];
       INFO(arch << " dim "
                 << "MNK"[dim] << " " << g << ": " << c << " cycles, previous " << prev);
       CHECK(c >= prev);

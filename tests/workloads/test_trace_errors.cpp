@@ -3,12 +3,14 @@
 #include <catch2/catch.hpp>
 #include <functional>
 
+#include "models/common/dtype.h"
 #include "models/numerics/float_format.h"
 #include "models/sparse/metadata.h"
 #include "models/sparse/nm_compress.h"
 #include "sim/core/input_error.h"
 #include "tests/workloads/trace_test_util.h"
 #include "workloads/trace/trace.h"
+#include "workloads/trace/trace_check.h"
 
 using namespace stcsim;
 using namespace stcsim::workloads;
@@ -164,7 +166,7 @@ TEST_CASE("trace_rejects_bad_numbers_and_values", "[trace_errors]") {
   f.replace("synthetic true", "synthetic yes");
   f.expect({"t.trace:3:", "synthetic must be true or false"});
   f.replace("dtype fp16", "dtype fp8");
-  f.expect({"t.trace:4:", "unknown dtype 'fp8'", "fp16|bf16|tf32|int8"});
+  f.expect({"t.trace:4:", "unknown dtype 'fp8'", "fp16|bf16|tf32|int8|fp8_e4m3|fp8_e5m2"});
   f.replace("op d m=4 n=4 k=16 batch=1 dtype=fp16", "op d m=4 n=4 k=16 batch=1 dtype=half");
   f.expect({"t.trace:8:", "unknown dtype 'half'"});
   f.replace("sparsity=2:4", "sparsity=3:4");
@@ -303,4 +305,18 @@ TEST_CASE("trace_writer_rejects_what_the_reader_would", "[trace_errors]") {
   t.version = 0;
   CHECK_THROWS_AS(write_trace(dir.file("w.trace"), t), InputError);
   CHECK_FALSE(std::filesystem::exists(dir.file("w.trace")));
+}
+
+TEST_CASE("trace_takes_every_dtype_of_the_models_fp8_included", "[trace_errors]") {
+  // The trace library keeps its own list of dtype names (it does not link models/): it
+  // must be exactly models/common/dtype.h's, fp8 included.
+  CHECK(std::string(trace_detail::dtype_list()) == dtype_names());
+  for (Dtype d : kAllDtypes) CHECK(trace_detail::is_dtype(to_string(d)));
+  CHECK_FALSE(trace_detail::is_dtype("fp8"));
+  Fixture f;
+  f.replace("dtype fp16", "dtype fp8_e4m3");
+  f.replace("op d m=4 n=4 k=16 batch=1 dtype=fp16", "op d m=4 n=4 k=16 batch=1 dtype=fp8_e5m2");
+  const Trace r = read_trace(f.path);
+  CHECK(r.dtype == "fp8_e4m3");
+  CHECK(r.ops[0].dtype == "fp8_e5m2");
 }

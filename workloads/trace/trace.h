@@ -6,7 +6,7 @@
 //   stcsim-trace 1
 //   model <name>                       required, one token
 //   synthetic <true|false>             required: true when the weights are not real
-//   dtype <fp16|bf16|tf32|int8>        required: the default dtype of the ops
+//   dtype <fp16|bf16|tf32|int8|fp8_e4m3|fp8_e5m2>   required: the default dtype of the ops
 //   ops <count>                        required: number of op lines (detects truncation)
 //   payload <file> <bytes>             optional: the payload, relative to the trace's folder
 //   source <text> / prune <text> / lowering <text>   optional, free text to end of line
@@ -44,7 +44,7 @@ struct TraceOp {
   std::string layer;  // the layer it lowers, when not the op's name ("" otherwise)
   std::int64_t m = 0, n = 0, k = 0;
   int batch = 1;                   // independent GEMMs of this shape (conv groups)
-  std::string dtype = "fp16";      // fp16 | bf16 | tf32 | int8 (models/common/dtype.h names)
+  std::string dtype = "fp16";      // a models/common/dtype.h name (fp16 ... fp8_e5m2)
   std::string sparsity = "dense";  // dense | N:M | block:RxC | block:RxC+N:M (of B = W)
   // Conv2d ops: the input size, kernel window, stride, padding and dilation
   // (conv=<H>x<W>:<R>x<S>:s<stride>:p<pad>:d<dil>); images and the output size follow

@@ -28,7 +28,7 @@
 namespace stcsim::workloads {
 
 struct TraceBuildOptions {
-  std::string dtype = "fp16";         // the ops' dtype (fp16|bf16|tf32|int8)
+  std::string dtype = "fp16";         // the ops' dtype (fp16|bf16|tf32|int8|fp8_e4m3|fp8_e5m2)
   bool payload = true;                // write weights, metadata, block maps when there are weights
   bool dense_values = false;          // also the values of dense ops
   std::string values_dtype = "fp16";  // fp16 | fp32

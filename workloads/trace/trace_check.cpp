@@ -15,10 +15,13 @@ std::string n2s(std::int64_t v) { return std::to_string(v); }
 
 }  // namespace
 
+// The names of models/common/dtype.h (to_string of each Dtype), which this library does not
+// link; tests/workloads checks that the two lists agree.
 bool is_dtype(const std::string& s) {
-  return s == "fp16" || s == "bf16" || s == "tf32" || s == "int8";
+  return s == "fp16" || s == "bf16" || s == "tf32" || s == "int8" || s == "fp8_e4m3" ||
+         s == "fp8_e5m2";
 }
-const char* dtype_list() { return "fp16|bf16|tf32|int8"; }
+const char* dtype_list() { return "fp16|bf16|tf32|int8|fp8_e4m3|fp8_e5m2"; }
 
 int value_bytes(const std::string& d) { return d == "fp16" ? 2 : d == "fp32" ? 4 : 0; }
 int metadata_bytes(const std::string& f) { return f == "ptx16" ? 2 : f == "index8" ? 1 : 0; }
