@@ -1,5 +1,7 @@
 #include "models/kernels/tensor_core_kernel.h"
 
+#include "sim/core/input_error.h"
+
 namespace stcsim {
 
 std::vector<ParamDecl> TensorCoreKernel::params() const {
@@ -12,6 +14,21 @@ std::vector<ParamDecl> TensorCoreKernel::params() const {
 }
 
 KernelMapping TensorCoreKernel::mapping(const GemmOp& op, const KernelEnv& env) const {
+  if (env.request.policy == "cutlass_sm90") {
+    // CUTLASS's sm90 list is warp-specialized wgmma/TMA kernels, which only
+    // warp_specialized_gemm runs; say why this GEMM came to an mma.sync kernel instead.
+    const bool wgmma = env.tc.supports(MmaKind{op.dtype, op.sparsity, 64});
+    const std::string why =
+        !env.tma.present() ? "it has no TMA unit (tma.impl none): not an sm90 GPU"
+        : !wgmma           ? "its tensor cores have no wgmma for " + op.kind().str()
+                           : "a block map, a warp tile, split-K or mapping.kernel asks for it";
+    const std::string gpu = env.gpu_name.empty() ? "this GPU" : "preset '" + env.gpu_name + "'";
+    throw InputError(op.name +
+                     ": mapping.policy cutlass_sm90 picks among CUTLASS's sm90 warp-specialized "
+                     "(wgmma + TMA) kernels, but " +
+                     gpu + " runs this GEMM with " + name() + " (" + why +
+                     "); use mapping.policy chooser or cutlass_sm80");
+  }
   const GemmOp kp = kernel_problem(op);
   const ChooserHardware hw = env.chooser(op.kind());
   return choose_mapping(kp, hw, env.request, tile_cost(kp, hw));

@@ -28,15 +28,17 @@ class WarpSpecializedGemm : public TensorCoreKernel {
     std::vector<ParamDecl> out;
     for (auto& d : MappingRequest::params())
       if (d.key == "cta_m" || d.key == "cta_n" || d.key == "cta_k" || d.key == "stages" ||
-          d.key == "swizzle" || d.key == "schedule" || d.key == "cluster_m")
+          d.key == "swizzle" || d.key == "schedule" || d.key == "cluster_m" || d.key == "policy")
         out.push_back(std::move(d));
     return out;
   }
   // Asked before multistage_gemm: on an SM with wgmma and TMA it is what libraries run.
-  // A mapping with Ampere-only keys (a warp tile, split-K) asks for the multistage kernel.
+  // A mapping with Ampere-only keys (a warp tile, split-K, CUTLASS's sm80 tile list) asks
+  // for the multistage kernel.
   int auto_priority() const override { return 2; }
   bool auto_pick(const GemmOp& op, const MappingRequest& req) const override {
-    return !op.block_sparse() && req.warp_m == 0 && req.warp_n == 0 && req.split_k <= 1;
+    return !op.block_sparse() && req.warp_m == 0 && req.warp_n == 0 && req.split_k <= 1 &&
+           req.policy != "cutlass_sm80";
   }
   std::string cannot_run(const GemmOp& op, const KernelEnv& env) const override {
     if (op.block_sparse())

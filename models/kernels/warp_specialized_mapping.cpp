@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/mapping/cutlass_sm90_tiles.h"
 #include "sim/core/input_error.h"
 
 namespace stcsim {
@@ -70,8 +71,46 @@ double ws_estimate_cycles(const GemmOp& op, const KernelEnv& env, const KernelMa
   return std::max(compute, bytes / env.dram_bytes_per_cycle);
 }
 
-std::vector<KernelMapping> ws_candidates(const GemmOp& op, const KernelEnv& env) {
+namespace {
+// One tile the kernel may run: CTA M x N x K (K 0: dense_ktile), schedule, CTAs of a
+// cluster along M, and what to call it in mapping.chosen_by.
+struct WsTile {
+  int m = 0, n = 0, k = 0;
+  std::string schedule;
+  int cluster_m = 1;
+  std::string label;
+};
+
+// Append `t` as a mapping of `op` unless the user's mapping keys exclude it, its M tiles
+// do not come in whole clusters, or not even 2 stages fit. `k_is_the_entrys`: the tile's
+// K is part of the entry (a CUTLASS list), so mapping.cta_k selects instead of replacing.
+void add_if_runnable(const WsTile& t, bool k_is_the_entrys, const GemmOp& op, const KernelEnv& env,
+                     std::vector<KernelMapping>& out) {
+  const MappingRequest& req = env.request;
   const MmaKind kind = op.kind();
+  const std::int64_t tiles_m = (op.m + t.m - 1) / t.m;
+  if (t.cluster_m > 1 && (tiles_m % t.cluster_m || req.swizzle > 1)) return;
+  if (req.schedule != "auto" && req.schedule != t.schedule) return;
+  if ((req.cta_m && req.cta_m != t.m) || (req.cta_n && req.cta_n != t.n)) return;
+  if (k_is_the_entrys && req.cta_k && req.cta_k != t.k) return;
+  KernelMapping m;
+  m.cta_m = t.m;
+  m.cta_n = t.n;
+  m.cta_k = req.cta_k ? req.cta_k : t.k ? t.k : dense_ktile(kind);
+  m.schedule = t.schedule;
+  m.warp_m = 16;  // each warp of a consumer warpgroup runs 16 rows of an m64 wgmma
+  m.warp_n = t.n;
+  m.swizzle = req.swizzle ? req.swizzle : 1;
+  m.cluster_m = t.cluster_m;
+  const int fit = ws_stages(m, kind, env.sm);
+  m.stages = req.stages ? std::min(req.stages, fit) : fit;
+  if (m.stages < 2) return;
+  m.chosen_by = t.label;
+  out.push_back(m);
+}
+}  // namespace
+
+std::vector<KernelMapping> ws_candidates(const GemmOp& op, const KernelEnv& env) {
   struct C {
     int m, n;
     const char* schedule;
@@ -86,25 +125,33 @@ std::vector<KernelMapping> ws_candidates(const GemmOp& op, const KernelEnv& env)
   for (const int cluster : {1, 2, 4})
     for (const auto& c : table) {
       if (req.cluster_m ? cluster != req.cluster_m : cluster > 2) continue;
-      const std::int64_t tiles_m = (op.m + c.m - 1) / c.m;
-      if (cluster > 1 && (tiles_m % cluster || req.swizzle > 1)) continue;
-      if (req.schedule != "auto" && req.schedule != c.schedule) continue;
-      if ((req.cta_m && req.cta_m != c.m) || (req.cta_n && req.cta_n != c.n)) continue;
-      KernelMapping m;
-      m.cta_m = c.m;
-      m.cta_n = c.n;
-      m.cta_k = req.cta_k ? req.cta_k : dense_ktile(kind);
-      m.schedule = c.schedule;
-      m.warp_m = 16;  // each warp of a consumer warpgroup runs 16 rows of an m64 wgmma
-      m.warp_n = c.n;
-      m.swizzle = req.swizzle ? req.swizzle : 1;
-      m.cluster_m = cluster;
-      const int fit = ws_stages(m, kind, env.sm);
-      m.stages = req.stages ? std::min(req.stages, fit) : fit;
-      if (m.stages < 2) continue;
-      m.chosen_by = "heuristic";
-      out.push_back(m);
+      add_if_runnable({c.m, c.n, 0, c.schedule, cluster, "heuristic"}, false, op, env, out);
     }
+  return out;
+}
+
+int ws_accumulator_regs(const KernelMapping& m) {
+  // 32-bit accumulators of the tile, spread over the threads that hold them: both
+  // consumer warpgroups (cooperative) or one (pingpong).
+  const int threads = m.schedule == "pingpong" ? 128 : 256;
+  return m.cta_m * m.cta_n / threads;
+}
+
+std::vector<KernelMapping> ws_cutlass_sm90_candidates(const GemmOp& op, const KernelEnv& env) {
+  const MappingRequest& req = env.request;
+  std::vector<KernelMapping> out;
+  for (const CutlassSm90Entry& e : cutlass_sm90_entries(op.kind())) {
+    // N-direction clusters multicast the A tile, which this kernel does not model.
+    if (e.cluster_n != 1) continue;
+    if (req.cluster_m && e.cluster_m != req.cluster_m) continue;
+    const std::size_t before = out.size();
+    add_if_runnable(
+        {e.cta_m, e.cta_n, e.cta_k, e.schedule, e.cluster_m, "cutlass_sm90 " + e.describe()}, true,
+        op, env, out);
+    // Accumulators beyond the consumers' setmaxnreg budget spill in the real kernel;
+    // this one does not model spills, so it does not run such an entry.
+    if (out.size() > before && ws_accumulator_regs(out.back()) > kWsConsumerRegs) out.pop_back();
+  }
   return out;
 }
 
@@ -116,7 +163,23 @@ KernelMapping choose_ws_mapping(const GemmOp& op, const KernelEnv& env) {
   if (req.cta_k && req.cta_k % ksub)
     throw InputError("mapping.cta_k: warp_specialized_gemm needs a multiple of " +
                      std::to_string(ksub) + " (wgmma K for " + kind.str() + ")");
-  const auto cands = ws_candidates(op, env);
+  const bool cutlass = req.policy == "cutlass_sm90";
+  if (req.policy == "cutlass_sm80")
+    throw InputError(
+        "mapping.policy cutlass_sm80 lists mma.sync tiles; warp_specialized_gemm runs wgmma: use "
+        "cutlass_sm90 or chooser (or mapping.kernel multistage_gemm for the sm80 tiles)");
+  const auto cands = cutlass ? ws_cutlass_sm90_candidates(op, env) : ws_candidates(op, env);
+  if (cands.empty() && cutlass)
+    throw InputError(
+        op.name + " (" + std::to_string(op.m) + "x" + std::to_string(op.n) + "x" +
+        std::to_string(op.k) + "): mapping.policy cutlass_sm90: no CUTLASS sm90 entry for " +
+        kind.str() + " runs here with cta_m=" + std::to_string(req.cta_m) +
+        " cta_n=" + std::to_string(req.cta_n) + " cta_k=" + std::to_string(req.cta_k) +
+        " schedule=" + req.schedule + " cluster_m=" + std::to_string(req.cluster_m) +
+        " (its 2x1x1 clusters need the M tiles in pairs and swizzle 1; its 1x2x1 clusters "
+        "multicast A, which warp_specialized_gemm does not model; entries whose accumulators "
+        "exceed the consumers' registers are left out; docs/mapping.md): use mapping.policy "
+        "chooser");
   if (cands.empty())
     throw InputError(
         "mapping: no warp_specialized_gemm tile matches cta_m=" + std::to_string(req.cta_m) +
@@ -137,9 +200,10 @@ KernelMapping choose_ws_mapping(const GemmOp& op, const KernelEnv& env) {
     }
   }
   KernelMapping m = *best;
-  const bool user = req.cta_m && req.cta_n;
+  const bool user = req.cta_m && req.cta_n && !cutlass;
   m.chosen_by =
-      user ? "config" : "heuristic: estimate " + std::to_string(std::int64_t(best_c)) + " cycles";
+      user ? "config"
+           : best->chosen_by + ": estimate " + std::to_string(std::int64_t(best_c)) + " cycles";
   return m;
 }
 

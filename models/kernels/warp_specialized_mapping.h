@@ -37,7 +37,20 @@ int ws_stages(const KernelMapping& m, const MmaKind& kind, const SmSpec& sm);
 // the DRAM time of reading A and B and writing D once.
 double ws_estimate_cycles(const GemmOp& op, const KernelEnv& env, const KernelMapping& m);
 
+// The chooser's candidates (mapping.policy chooser): the table above at clusters 1 and 2.
 std::vector<KernelMapping> ws_candidates(const GemmOp& op, const KernelEnv& env);
+// mapping.policy cutlass_sm90: the entries CUTLASS's generator instantiates for sm90
+// (models/mapping/cutlass_sm90_tiles.h) that this kernel runs as CUTLASS would: clusters
+// along M only (a 1x2x1 cluster multicasts A, not modelled), accumulators within the
+// consumers' registers (ws_accumulator_regs; a spilling kernel is not modelled), stages
+// as many as fit (CUTLASS's StageCountAutoCarveout). chosen_by names the entry.
+std::vector<KernelMapping> ws_cutlass_sm90_candidates(const GemmOp& op, const KernelEnv& env);
+// 32-bit accumulator registers per consumer thread: the tile over 256 threads
+// (cooperative: both warpgroups on it) or 128 (pingpong: one warpgroup owns it).
+int ws_accumulator_regs(const KernelMapping& m);
+// The best candidate of mapping.policy (chooser or cutlass_sm90) by ws_estimate_cycles,
+// ties to the larger tile; InputError under cutlass_sm80 (mma.sync tiles) or when no
+// candidate runs.
 KernelMapping choose_ws_mapping(const GemmOp& op, const KernelEnv& env);
 
 }  // namespace stcsim

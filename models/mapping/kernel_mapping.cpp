@@ -104,10 +104,12 @@ std::vector<ParamDecl> MappingRequest::params() {
       string_param("schedule", d.schedule, {"auto", "cooperative", "pingpong"},
                    "warp-specialized kernels (sm90): two consumer warpgroups sharing each tile "
                    "(cooperative) or alternating tiles (pingpong); auto: chosen"),
-      string_param("policy", d.policy, {"chooser", "cutlass_sm80"},
-                   "candidate tiles of the multistage kernels' chooser: the documented set "
-                   "(chooser) or the ones CUTLASS's generator instantiates for sm80 "
-                   "(cutlass_sm80, docs/mapping.md); the estimate picks among them either way"),
+      string_param("policy", d.policy, {"chooser", "cutlass_sm80", "cutlass_sm90"},
+                   "candidate tiles of the kernels' chooser: the documented set (chooser), the "
+                   "ones CUTLASS's generator instantiates for sm80 (cutlass_sm80: multistage "
+                   "kernels) or for sm90 (cutlass_sm90: tile, cluster and schedule of "
+                   "warp_specialized_gemm; an error on a GPU without wgmma and TMA); the "
+                   "kernel's estimate picks among them either way (docs/mapping.md)"),
       int_param(
           "cluster_m", "CTAs", d.cluster_m, 0, 4,
           "warp-specialized kernels (sm90): CTAs of a cluster along M, which share each B tile by "
@@ -328,6 +330,12 @@ KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const 
     m.chosen_by = "config";
     cands.push_back(m);
   } else {
+    // CUTLASS's sm90 lists are warp-specialized kernels: the kernels that choose here
+    // (mma.sync mainloops) refuse the policy before asking (TensorCoreKernel::mapping).
+    if (req.policy == "cutlass_sm90")
+      throw InputError(
+          "mapping.policy cutlass_sm90: CUTLASS's sm90 list holds warp-specialized wgmma "
+          "kernels, not mma.sync tiles (use chooser or cutlass_sm80)");
     cands = req.policy == "cutlass_sm80" ? cutlass_sm80_candidates(op.kind())
                                          : mapping_candidates(op.dtype);
   }

@@ -72,8 +72,10 @@ struct MappingRequest {
   std::string schedule = "auto";  // warp-specialized kernels: auto | cooperative | pingpong
   int cluster_m = 0;              // warp-specialized kernels: 1, 2 or 4 (0: chosen)
   int b_fragment_buffers = 0;     // 1 or 2 (0: as CUTLASS's mainloop for the instruction)
-  // Where the chooser's candidate tiles come from: "chooser" (the documented set) or
-  // "cutlass_sm80" (what CUTLASS's generator instantiates for sm80, cutlass_sm80_tiles.h).
+  // Where the chooser's candidate tiles come from: "chooser" (the documented set),
+  // "cutlass_sm80" (what CUTLASS's generator instantiates for sm80, cutlass_sm80_tiles.h,
+  // for the multistage kernels) or "cutlass_sm90" (its sm90 tiles, clusters and schedules,
+  // cutlass_sm90_tiles.h, for warp_specialized_gemm only).
   std::string policy = "chooser";
   static std::vector<ParamDecl> params();
   static MappingRequest from(const ParamSet& p);
