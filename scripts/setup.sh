@@ -18,6 +18,7 @@ packages=(
   yosys               # RTL area proxy (tests/rtl)
   clang libclang-rt-dev  # libFuzzer and sanitizer runtimes (tests/fuzz, scripts/asan.sh)
   clang-format        # the style check (scripts/format_check.sh, ctest format)
+  python3-dev python3-pybind11 python3-pandas  # the Python module (sim/python), for /usr/bin/python3
 )
 
 missing=()

@@ -25,7 +25,7 @@ case "$mode" in
     flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -g -O1"
     [ -f "$dir/build.ninja" ] || cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DSTCSIM_FUZZ=ON \
-      -DSTCSIM_WITH_VERILATOR=OFF -DSTCSIM_WITH_CUDA=OFF -DSTCSIM_BUILD_BENCH=OFF \
+      -DSTCSIM_WITH_VERILATOR=OFF -DSTCSIM_WITH_CUDA=OFF -DSTCSIM_BUILD_BENCH=OFF -DSTCSIM_WITH_PYTHON=OFF \
       -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_C_FLAGS="$flags" >/dev/null
     cmake --build "$dir" --target fuzz_all --parallel "$(nproc)"
     ;;
