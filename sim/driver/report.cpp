@@ -1,5 +1,6 @@
 #include "sim/driver/report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -26,14 +27,22 @@ std::string format_report(const RunRequest& req, const RunResult& res) {
   const auto& g = req.config.section("gpu").params;
   os << "stcsim: " << req.config.name << " (" << req.config.description << "), "
      << g.get_int("num_sms") << " SMs at " << g.get_float("clock_mhz") << " MHz\n\n";
-  os << padr("gemm", 22) << padr("MxNxK", 18) << padr("dtype", 6) << pad("cycles", 11)
+  // The name column fits the longest name (variant/op names are never cut), and with
+  // several pruning variants each gets its own total row: adding a dense run to its
+  // pruned copies would describe no network.
+  const bool per_variant = res.variants.size() > 1;
+  std::size_t name_width = 22;
+  for (const auto& r : res.ops) name_width = std::max(name_width, r.op.name.size() + 2);
+  if (per_variant)
+    for (const auto& v : res.variants) name_width = std::max(name_width, v.op.name.size() + 8);
+  os << padr("gemm", name_width) << padr("MxNxK", 18) << padr("dtype", 6) << pad("cycles", 11)
      << pad("time us", 10) << pad("TFLOP/s", 9) << pad("%peak", 7) << pad("tc", 5) << pad("smem", 5)
      << pad("l2", 5) << pad("dram", 5) << "  " << padr("limiter", 9) << "mapping\n";
   auto row = [&](const OpResult& r, bool details) {
     std::string shape = details ? std::to_string(r.op.m) + "x" + std::to_string(r.op.n) + "x" +
                                       std::to_string(r.op.k)
                                 : "";
-    os << padr(r.op.name.substr(0, 21), 22) << padr(shape, 18)
+    os << padr(r.op.name, name_width) << padr(shape, 18)
        << padr(details ? std::string(to_string(r.op.dtype)) +
                              (r.op.sparsity.dense() ? "" : " " + r.op.sparsity.str())
                        : "",
@@ -55,7 +64,14 @@ std::string format_report(const RunRequest& req, const RunResult& res) {
     os << "\n";
   };
   for (const auto& r : res.ops) row(r, true);
-  row(res.total, false);
+  if (per_variant) {
+    for (auto v : res.variants) {
+      v.op.name = "total " + v.op.name;
+      row(v, false);
+    }
+  } else {
+    row(res.total, false);
+  }
   for (const auto& r : res.ops)
     if (r.dense_cycles > 0) {
       const std::string what =

@@ -2,7 +2,11 @@
 // --sparsity / --block) and pattern (what its weights got), and per-variant totals when a
 // run has several (issue 16 "Pruning", issue 17 item 2): speedups per variant without
 // parsing op names.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "tests/support/run_stcsim.h"
 
@@ -39,4 +43,27 @@ TEST_CASE("variants_model_run_totals_each_variant", "[cli][variants]") {
   // The sparse variant's comparison with its ops' dense twins; the dense one has none.
   CHECK(j["variants"][1].contains("speedup_vs_dense"));
   CHECK(!j["variants"][0].contains("speedup_vs_dense"));
+}
+
+TEST_CASE("variants_report_a_total_row_per_variant_and_whole_names", "[cli][variants]") {
+  // The report never adds a dense run to its pruned copies in one total row, and never
+  // cuts a name (the longest op name in stats.json is the longest first column).
+  const auto r =
+      run_stcsim("run --arch a100 --model bert_base --seq 16 --prune dense,block:32x32@0.5");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  std::istringstream lines(r.out);
+  std::vector<std::string> totals;
+  std::size_t longest_op = 0;
+  for (std::string l; std::getline(lines, l);) {
+    if (l.rfind("total", 0) == 0) totals.push_back(l.substr(0, l.find("  ")));
+    if (l.rfind("block:32x32@0.5/", 0) == 0) longest_op = std::max(longest_op, l.find(' '));
+  }
+  CHECK(totals == std::vector<std::string>{"total dense", "total block:32x32@0.5"});
+  const auto j = run_stats("--arch a100 --model bert_base --seq 16 --prune dense,block:32x32@0.5");
+  std::size_t longest_name = 0;
+  for (const auto& op : j["ops"])
+    if (op["variant"] == "block:32x32@0.5")
+      longest_name = std::max(longest_name, op["name"].get<std::string>().size());
+  CHECK(longest_op == longest_name);
 }
