@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "sim/cli/commands.h"
+#include "sim/core/atomic_write.h"
 #include "sim/core/input_error.h"
 #include "sim/sweep/child_process.h"
 
@@ -130,7 +131,7 @@ Command add_crossover_command(CLI::App& app) {
         ys[j].push_back(dense / run_point(exe, common + series[j].args(s.str()), dir));
       }
     }
-    std::ofstream csv(o->out + "/crossover.csv");
+    std::ostringstream csv;  // written whole, atomically, below
     csv << "sparsity";
     for (const auto& se : series) csv << "," << (series.size() > 1 ? se.name : "speedup");
     csv << "\n";
@@ -152,7 +153,7 @@ Command add_crossover_command(CLI::App& app) {
       csv << "\n";
       std::cout << "\n";
     }
-    csv.close();
+    write_atomically(o->out + "/crossover.csv", csv.str());
     for (std::size_t j = 0; j < series.size(); ++j) {
       const double cross = first_crossing(xs, ys[j]);
       std::cout << "  " << series[j].name << ": ";
@@ -161,7 +162,7 @@ Command add_crossover_command(CLI::App& app) {
       else
         std::cout << "never beats dense on these points\n";
     }
-    std::ofstream gp(o->out + "/crossover.gp");
+    std::ostringstream gp;
     gp << "set terminal png size 800,500 noenhanced\nset output '" << o->out << "/crossover.png'\n"
        << "set datafile separator ','\nset xlabel 'weight sparsity'\nset ylabel 'speedup over "
           "dense'\n"
@@ -171,7 +172,7 @@ Command add_crossover_command(CLI::App& app) {
       gp << "'" << o->out << "/crossover.csv' every ::1 using 1:" << j + 2
          << " with linespoints title '" << series[j].name << "', ";
     gp << "1 title 'dense' dt 2\n";
-    gp.close();
+    write_atomically(o->out + "/crossover.gp", gp.str());
     if (std::system(
             ("gnuplot '" + o->out + "/crossover.gp' 2> '" + o->out + "/gnuplot.log'").c_str()) != 0)
       std::cerr << "crossover: gnuplot failed (see " << o->out

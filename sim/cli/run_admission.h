@@ -18,10 +18,12 @@
 
 namespace stcsim {
 
-// Bytes one materialised CTA costs (its program, per-warp work and bookkeeping). An
-// assumed figure, not yet measured (docs/notes.md, issue 20): calibrate it from the RSS
-// of a run with many CTAs before relying on the limit's exact position.
-inline constexpr std::uint64_t kBytesPerCta = 4096;
+// Bytes of peak memory each CTA of an op adds. Measured (docs/notes.md, 2026-11-23, issue
+// 20): the peak RSS of `stcsim run --arch a100 --gemm Mx4096x32` with 128x128 CTA tiles
+// grows from 19.5 MiB at 512 CTAs to 29.7 MiB at 262,144 CTAs, 41 bytes per CTA: the
+// launch's 40-byte CtaTask per CTA (models/sm/cta_program.h); a CTA's program is built
+// only when it starts. Rounded up to 48 so that the limit errs toward refusing.
+inline constexpr std::uint64_t kBytesPerCta = 48;
 
 struct RunEstimate {
   double bytes = 0;     // peak memory, estimated

@@ -1,8 +1,8 @@
 #include "sim/driver/stats_json.h"
 
 #include <filesystem>
-#include <fstream>
 
+#include "sim/core/atomic_write.h"
 #include "sim/core/input_error.h"
 
 namespace stcsim {
@@ -53,28 +53,10 @@ nlohmann::json stats_json(const RunRequest& req, const RunResult& res) {
 
 void write_file_atomically(const std::string& dir, const std::string& name,
                            const std::string& text) {
-  namespace fs = std::filesystem;
   std::error_code ec;
-  fs::create_directories(dir, ec);
+  std::filesystem::create_directories(dir, ec);
   if (ec) throw InputError(dir + ": cannot create output directory: " + ec.message());
-  const fs::path final_path = fs::path(dir) / name;
-  const fs::path tmp = fs::path(dir) / ("." + name + ".tmp");
-  // A failed write (a full disk) or rename removes its temporary file: the previous
-  // result stays whole and nothing partial is left beside it.
-  auto fail = [&](const std::string& what) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    throw InputError(what);
-  };
-  {
-    std::ofstream out(tmp);
-    if (!out) fail(tmp.string() + ": cannot write");
-    out << text;
-    out.flush();
-    if (!out) fail(tmp.string() + ": write failed (disk full?)");
-  }
-  fs::rename(tmp, final_path, ec);
-  if (ec) fail(final_path.string() + ": cannot replace: " + ec.message());
+  write_atomically((std::filesystem::path(dir) / name).string(), text);  // fsync, then rename
 }
 
 }  // namespace stcsim

@@ -2,6 +2,8 @@
 
 #include <map>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "models/common/dtype.h"
 #include "models/common/mma_kind.h"
@@ -86,24 +88,72 @@ void check_run_options(const SweepPlan& plan, const Point& p, std::set<std::stri
 
 }  // namespace
 
+namespace {
+
+// The first override of one section's list that fails on the base, if any.
+struct SectionOutcome {
+  std::size_t failed_at = 0;  // index into the list; == size when all applied
+  std::string message;
+};
+
+SectionOutcome apply_section(Config cfg, const std::vector<std::string>& assignments) {
+  SectionOutcome o{assignments.size(), ""};
+  for (std::size_t i = 0; i < assignments.size(); ++i) {
+    try {
+      apply_override(cfg, assignments[i]);
+    } catch (const InputError& e) {
+      o.failed_at = i;
+      o.message = without_p_prefix(e.what());
+      break;
+    }
+  }
+  return o;
+}
+
+}  // namespace
+
 void validate_plan(const SweepPlan& plan) {
   const SweepSpec& s = plan.spec();
   if (s.workloads.empty()) throw InputError(s.file + ": the sweep has no workloads");
   std::map<std::string, Config> bases;  // loading a preset once per base, not per point
+  // An override changes only its own section, and the defaults it resolves can then fail
+  // only there, so a point's overrides are valid section by section: each section's list
+  // (in point order, on the point's base) is checked once and remembered. A sweep of a
+  // million points over three keys checks a few hundred lists instead of a million
+  // configs; the error, when there is one, is the same first failing override.
+  std::map<std::string, SectionOutcome> checked;
   std::set<std::string> seen;
   for (std::int64_t id = 0; id < plan.count(); ++id) {
     const Point p = plan.point(id);
-    auto it = bases.find(plan.base_for(p));
-    if (it == bases.end()) it = bases.emplace(plan.base_for(p), base_config(plan, p)).first;
-    Config cfg = it->second;
-    for (const auto& [k, v] : p.values) {
-      if (is_run_option(k)) continue;
-      try {
-        apply_override(cfg, k + "=" + v);
-      } catch (const InputError& e) {
-        throw InputError(where_of(s, p, k).str() + ": vary " + k + " = '" + v + "' (point " +
-                         std::to_string(id) + "): " + without_p_prefix(e.what()));
+    const std::string base = plan.base_for(p);
+    auto it = bases.find(base);
+    if (it == bases.end()) it = bases.emplace(base, base_config(plan, p)).first;
+    std::map<std::string, std::vector<std::size_t>> by_section;  // indices into p.values
+    for (std::size_t i = 0; i < p.values.size(); ++i)
+      if (!is_run_option(p.values[i].first))
+        by_section[p.values[i].first.substr(0, p.values[i].first.find('.'))].push_back(i);
+    std::size_t first_bad = p.values.size();
+    std::string message;
+    for (const auto& [section, indices] : by_section) {
+      std::vector<std::string> assignments;
+      std::string key = base;
+      for (auto i : indices) {
+        assignments.push_back(p.values[i].first + "=" + p.values[i].second);
+        key += '\n' + assignments.back();
       }
+      if (checked.size() >= 100000) checked.clear();  // keys varied together in one section
+      auto c = checked.find(key);
+      if (c == checked.end())
+        c = checked.emplace(key, apply_section(it->second, assignments)).first;
+      if (c->second.failed_at < indices.size() && indices[c->second.failed_at] < first_bad) {
+        first_bad = indices[c->second.failed_at];
+        message = c->second.message;
+      }
+    }
+    if (first_bad < p.values.size()) {
+      const auto& [k, v] = p.values[first_bad];
+      throw InputError(where_of(s, p, k).str() + ": vary " + k + " = '" + v + "' (point " +
+                       std::to_string(id) + "): " + message);
     }
     check_run_options(plan, p, seen);
   }

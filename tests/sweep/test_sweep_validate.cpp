@@ -84,3 +84,16 @@ TEST_CASE("sweep_validate_rejects_each_bad_key_and_value", "[sweep]") {
   std::ofstream(bad) << "stcsim-trace 0\n64x64 fp16\n";
   check_invalid("base: a100\nworkloads:\n  - {trace: " + bad + "}\n", {"v.yaml:4", "bad.trace:2"});
 }
+
+TEST_CASE("sweep_validate_names_the_first_failing_override_of_the_first_bad_point", "[sweep]") {
+  // Overrides are checked section by section and remembered; the error must still be the
+  // one a point-by-point check gives: the first bad point, its first bad override.
+  // Across sections: p0 (16, 8) is valid; p1 (16, 0) fails on dram.channels, not l2.
+  check_invalid(kBase + "vary:\n  l2.ways: [16, 99]\n  dram.channels: [8, 0]\n",
+                {"v.yaml:6", "dram.channels = '0' (point 1)"});
+  // Within one section, where validity depends on another key of the point: a TMA box
+  // cost is a key of tma_unit only, so p0 (tma_unit) passes and p1 (none) fails on it.
+  check_invalid(kBase + "vary:\n  tma.impl: [tma_unit, none]\n  tma.issue_cycles_per_box: [2]\n",
+                {"v.yaml:6", "tma.issue_cycles_per_box = '2' (point 1)"});
+  check_valid(kBase + "vary:\n  tma.impl: [tma_unit]\n  tma.issue_cycles_per_box: [2, 4]\n");
+}

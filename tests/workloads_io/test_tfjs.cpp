@@ -3,6 +3,7 @@
 // inputs and nodes out of order; a bare weights manifest; and malformed ones.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <random>
 
 #include "sim/core/input_error.h"
 #include "tests/workloads_io/fixtures.h"
@@ -169,6 +170,72 @@ TEST_CASE("tfjs_graph_model_nodes_attributes_and_order", "[tfjs]") {
   CHECK((model.layers[1].in_h == 5 && model.layers[1].groups == 2));
   CHECK((model.layers[2].name == "fc" && model.layers[2].in_features == 2 &&
          model.layers[2].out_features == 5));
+}
+
+// The order the loader documents: repeated passes over the file, each taking every node
+// whose inputs are placed, written the plain O(n^2) way as the reference.
+static std::vector<std::string> order_by_passes(
+    const std::vector<std::vector<std::size_t>>& inputs) {
+  const std::size_t n = inputs.size();
+  std::vector<bool> placed(n, false);
+  std::vector<std::string> order;
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (placed[i]) continue;
+      bool ready = true;
+      for (auto in : inputs[i]) ready = ready && placed[in];
+      if (!ready) continue;
+      placed[i] = progress = true;
+      order.push_back("n" + std::to_string(i));
+    }
+  }
+  return order;
+}
+
+TEST_CASE("tfjs_graph_model_order_matches_the_file_passes_on_random_dags", "[tfjs]") {
+  // Random DAGs (each node reads up to 3 earlier nodes of a random topological order, some
+  // inputs repeated) stored in a random file order, and one long chain stored in reverse:
+  // the worst case of the passes (one per node) that the loader avoids.
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 40; ++trial) {
+    const std::size_t n = trial == 0 ? 3000 : 1 + rng() % 60;
+    std::vector<std::size_t> topo(n);  // topo[r] = file index of the r-th node
+    for (std::size_t i = 0; i < n; ++i) topo[i] = trial == 0 ? n - 1 - i : i;
+    if (trial != 0) std::shuffle(topo.begin(), topo.end(), rng);
+    std::vector<std::vector<std::size_t>> inputs(n);
+    for (std::size_t r = 1; r < n; ++r) {
+      const std::size_t fan = trial == 0 ? 1 : rng() % 4;
+      for (std::size_t f = 0; f < fan; ++f)
+        inputs[topo[r]].push_back(topo[trial == 0 ? r - 1 : rng() % r]);
+    }
+    std::string json =
+        R"({"format": "graph-model", "weightsManifest": [], "modelTopology": {"node": [)";
+    for (std::size_t i = 0; i < n; ++i) {
+      json += std::string(i ? "," : "") + R"({"name": "n)" + std::to_string(i) +
+              R"(", "op": "Identity", "input": [)";
+      for (std::size_t k = 0; k < inputs[i].size(); ++k)
+        json += std::string(k ? "," : "") + "\"n" + std::to_string(inputs[i][k]) + ":0\"";
+      json += "]}";
+    }
+    json += "]}}";
+    TempDir dir;
+    write_file(dir.file("model.json"), json);
+    const TfjsModel m = load_tfjs(dir.file("model.json"));
+    std::vector<std::string> order;
+    for (const auto& op : m.ops) order.push_back(op.name);
+    INFO("trial " << trial << ", " << n << " nodes");
+    CHECK(order == order_by_passes(inputs));
+  }
+}
+
+TEST_CASE("tfjs_graph_model_cycle_is_an_input_error", "[tfjs][errors]") {
+  TempDir dir;
+  write_file(dir.file("model.json"),
+             R"({"format": "graph-model", "weightsManifest": [], "modelTopology": {"node": [
+  {"name": "a", "op": "Identity", "input": ["c"]}, {"name": "b", "op": "Identity", "input": ["a"]},
+  {"name": "c", "op": "Identity", "input": ["b"]}, {"name": "d", "op": "Placeholder"}]}})");
+  CHECK_THROWS_WITH(load_tfjs(dir.file("model.json")), Catch::Contains("cycle"));
 }
 
 TEST_CASE("tfjs_bare_weights_manifest", "[tfjs]") {

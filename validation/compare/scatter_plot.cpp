@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
+#include <sstream>
 
-#include "sim/core/input_error.h"
+#include "sim/core/atomic_write.h"
 #include "sim/sweep/gnuplot_script.h"
 
 namespace stcsim::validation {
@@ -22,8 +22,7 @@ int group_of(const MeasuredGemm& g) {
 std::string write_scatter_plot(const ValidationReport& r, const std::string& dir) {
   double lo = 1e300, hi = 0;  // one range for both axes, so y = x is the diagonal
   {
-    std::ofstream dat(dir + "/scatter.dat");
-    if (!dat) throw InputError(dir + "/scatter.dat: cannot write");
+    std::ostringstream dat;  // written whole, atomically, at the end of this block
     dat << "# measured_us predicted_us group(0 stcsim_dense, 1 stcsim_sp24, 2 vendor/PyTorch "
            "dense, 3 "
            "vendor/PyTorch sparse, 4 stcsim_bsr/stcsim_csr)\n";
@@ -34,6 +33,7 @@ std::string write_scatter_plot(const ValidationReport& r, const std::string& dir
         lo = std::min({lo, row.measured.time_us, row.predicted_us()});
         hi = std::max({hi, row.measured.time_us, row.predicted_us()});
       }
+    write_atomically(dir + "/scatter.dat", dat.str());
   }
   {
     char title[320];
@@ -41,7 +41,7 @@ std::string write_scatter_plot(const ValidationReport& r, const std::string& dir
                   "%s%s simulated as %s\\nour kernels: MAPE %.1f%% over %d GEMMs",
                   r.synthetic ? "SYNTHETIC DATA - " : "", r.device.c_str(), r.arch.c_str(),
                   r.ours.mape_percent, r.ours.n);
-    std::ofstream gp(dir + "/scatter.gp");
+    std::ostringstream gp;
     gp << "set terminal pngcairo size 860,860\n"
           "set size square\n"
           "set xrange ["
@@ -72,6 +72,7 @@ std::string write_scatter_plot(const ValidationReport& r, const std::string& dir
           "     x with lines lc rgb 'black' title 'predicted = measured', \\\n"
           "     1.15 * x with lines dt 2 lc rgb 'gray' title '+-15%', \\\n"
           "     0.85 * x with lines dt 2 lc rgb 'gray' notitle\n";
+    write_atomically(dir + "/scatter.gp", gp.str());
   }
   // gnuplot as `stcsim report` runs it (sim/sweep), in `dir` so the script's relative
   // names resolve there.

@@ -1,7 +1,9 @@
 // Topologies of TF.js models, read only as far as GEMM lowering needs: each op's type,
 // inputs and conv/pool/dense geometry. Unknown layer types are kept with their inputs.
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <queue>
 
 #include "workloads/loaders/tfjs_internal.h"
 
@@ -208,11 +210,15 @@ std::vector<TfjsOp> parse_graph_topology(const json& topology, const JsonSource&
   std::vector<TfjsOp> nodes;
   for (std::size_t i = 0; i < topology["node"].size(); ++i)
     nodes.push_back(graph_node(topology["node"][i], src, i));
-  // Topological order (stable: file order among ready nodes). A cycle leaves nodes out
-  // of the order, which is an error.
+  // Topological order, stable: the order of repeated passes over the file that take
+  // every node whose inputs are all placed. Computed without the passes (a chain stored
+  // in reverse would need one pass per node, O(n^2)): a node readied by node i joins the
+  // current pass when it lies after i in the file, else the next one; each pass takes its
+  // nodes in file order from a min-heap. O((n + e) log n). A cycle leaves nodes out of
+  // the order, which is an error.
   std::map<std::string, std::size_t> index;
   for (std::size_t i = 0; i < nodes.size(); ++i) index[nodes[i].name] = i;
-  std::vector<int> pending(nodes.size(), 0);
+  std::vector<std::size_t> pending(nodes.size(), 0);
   std::vector<std::vector<std::size_t>> users(nodes.size());
   for (std::size_t i = 0; i < nodes.size(); ++i)
     for (const auto& in : nodes[i].inputs)
@@ -220,15 +226,23 @@ std::vector<TfjsOp> parse_graph_topology(const json& topology, const JsonSource&
         ++pending[i];
         users[it->second].push_back(i);
       }
+  using MinHeap =
+      std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<std::size_t>>;
+  MinHeap this_pass;
+  std::vector<std::size_t> next_pass;
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    if (pending[i] == 0) this_pass.push(i);
   std::vector<TfjsOp> ordered;
-  std::vector<bool> done(nodes.size(), false);
-  for (bool progress = true; progress;) {
-    progress = false;
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-      if (done[i] || pending[i] != 0) continue;
-      done[i] = progress = true;
-      for (auto u : users[i]) --pending[u];
-      ordered.push_back(nodes[i]);
+  ordered.reserve(nodes.size());
+  while (!this_pass.empty()) {
+    const std::size_t i = this_pass.top();
+    this_pass.pop();
+    ordered.push_back(nodes[i]);
+    for (auto u : users[i])
+      if (--pending[u] == 0) (u > i ? this_pass.push(u) : next_pass.push_back(u));
+    if (this_pass.empty()) {
+      for (auto u : next_pass) this_pass.push(u);
+      next_pass.clear();
     }
   }
   if (ordered.size() != nodes.size()) src.fail("modelTopology.node", "the graph has a cycle");
