@@ -8,6 +8,7 @@
 #include "models/gpu/gpu.h"
 #include "sim/core/input_error.h"
 #include "sim/driver/functional_run.h"
+#include "sim/driver/sanitizer_main_stack.h"
 
 namespace stcsim {
 
