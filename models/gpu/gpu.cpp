@@ -210,6 +210,7 @@ void Gpu::driver() {
         r.op = op;
         r.memoized = true;
         results_.push_back(r);
+        if (on_op_done_) on_op_done_(results_.size(), ops_.size());
         continue;
       }
     }
@@ -218,6 +219,7 @@ void Gpu::driver() {
     for (const auto& launch : plan.launches) run_kernel(*launch);
     results_.push_back(collect(op, kernel, plan, start, now_cycles()));
     if (memoize_) memo_.emplace(key, results_.size() - 1);
+    if (on_op_done_) on_op_done_(results_.size(), ops_.size());
   }
   // No sc_stop(): with the driver done and every SM waiting for a launch, the
   // event queue empties and sc_start() returns.

@@ -3,6 +3,8 @@
 // one simulation (the L2 keeps its contents between them) and records an OpResult
 // for each.
 #pragma once
+#include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <systemc>
@@ -47,6 +49,10 @@ class Gpu : public sc_core::sc_module {
   // they do: the key also holds the previous GEMM's, and the reuse is exact only up to
   // the L2 contents older GEMMs left and the write-backs still draining.
   void set_memoize(bool on) { memoize_ = on; }
+  // Called after each op's result (simulated or memoized) with ops done and in all, from
+  // the simulation's own thread: a progress line, never anything that changes the run.
+  using OpDone = std::function<void(std::size_t done, std::size_t total)>;
+  void set_on_op_done(OpDone f) { on_op_done_ = std::move(f); }
   KernelMapping mapping_for(const GemmOp& op) const;
   const GpuSpec& spec() const { return gpu_; }
 
@@ -84,6 +90,7 @@ class Gpu : public sc_core::sc_module {
   L2Policy l2_policy_ = L2Policy::kFlush;
   bool cold_l2_per_op_ = false;
   bool memoize_ = true;
+  OpDone on_op_done_;
   std::unordered_map<std::string, std::size_t> memo_;  // key -> index in results_
 
   struct Snapshot {

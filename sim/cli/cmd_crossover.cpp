@@ -16,6 +16,8 @@
 #include "sim/core/atomic_write.h"
 #include "sim/core/input_error.h"
 #include "sim/sweep/child_process.h"
+#include "sim/sweep/gnuplot_script.h"
+#include "sim/sweep/progress_line.h"
 
 namespace stcsim {
 
@@ -25,6 +27,7 @@ struct CrossoverOptions {
   int vector = 16;
   std::vector<double> points{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95};
   std::vector<std::string> overrides;
+  bool quiet = false;
 };
 
 // Run `stcsim run ARGS` into `dir` and return its first op's cycles.
@@ -86,6 +89,7 @@ Command add_crossover_command(CLI::App& app) {
                   "override a parameter: section.key=value (repeatable)");
   sub->add_option("--out", o->out, "directory for the points, crossover.csv and crossover.png")
       ->required();
+  sub->add_flag("-q,--quiet", o->quiet, "no progress line");
   return [o, sub] {
     const bool nm = o->pattern == "2:4", unstructured = o->pattern == "unstructured";
     if (!nm && !unstructured && o->pattern.rfind("block:", 0) != 0)
@@ -100,7 +104,6 @@ Command add_crossover_command(CLI::App& app) {
                          " --no-dense-baseline";
     for (const auto& p : o->overrides) common += " -p '" + p + "'";
     std::filesystem::create_directories(o->out);
-    const double dense = run_point(exe, common, o->out + "/dense");
     std::vector<Series> series;
     std::vector<double> xs = o->points;
     if (nm) {
@@ -121,6 +124,15 @@ Command add_crossover_command(CLI::App& app) {
                           return " --block " + rc + "@" + s + dist;
                         }});
     }
+    // The dense run, then every point of every curve, one child at a time.
+    const std::int64_t runs = 1 + std::int64_t(xs.size() * series.size());
+    sweep::ProgressLine progress(std::cerr, isatty(2), runs, 0, 0, {"simulations", false, 0});
+    std::int64_t done = 0;
+    auto ran = [&] {
+      if (!o->quiet) progress.update(++done, 0, 0);
+    };
+    const double dense = run_point(exe, common, o->out + "/dense");
+    ran();
     std::vector<std::vector<double>> ys(series.size());
     for (std::size_t i = 0; i < xs.size(); ++i) {
       std::ostringstream s;
@@ -129,8 +141,10 @@ Command add_crossover_command(CLI::App& app) {
         const std::string dir =
             o->out + "/p" + std::to_string(i) + (series.size() > 1 ? "_" + series[j].name : "");
         ys[j].push_back(dense / run_point(exe, common + series[j].args(s.str()), dir));
+        ran();
       }
     }
+    if (!o->quiet) progress.finish(done, 0);
     std::ostringstream csv;  // written whole, atomically, below
     csv << "sparsity";
     for (const auto& se : series) csv << "," << (series.size() > 1 ? se.name : "speedup");
@@ -162,21 +176,26 @@ Command add_crossover_command(CLI::App& app) {
       else
         std::cout << "never beats dense on these points\n";
     }
+    // Names relative to the script's folder, so `gnuplot crossover.gp` reruns it there.
     std::ostringstream gp;
-    gp << "set terminal png size 800,500 noenhanced\nset output '" << o->out << "/crossover.png'\n"
+    gp << "set terminal png size 800,500 noenhanced\n"
+       << sweep::gp_output("crossover.png")
        << "set datafile separator ','\nset xlabel 'weight sparsity'\nset ylabel 'speedup over "
           "dense'\n"
-       << "set key left top\nset title '" << o->gemm << " " << o->dtype << " " << o->pattern << " ("
-       << o->arch << ")'\nset grid\nplot ";
+       << "set key left top\nset title "
+       << sweep::gp_str(o->gemm + " " + o->dtype + " " + o->pattern + " (" + o->arch + ")")
+       << "\nset grid\nplot ";
     for (std::size_t j = 0; j < series.size(); ++j)
-      gp << "'" << o->out << "/crossover.csv' every ::1 using 1:" << j + 2
-         << " with linespoints title '" << series[j].name << "', ";
+      gp << "'crossover.csv' every ::1 using 1:" << j + 2 << " with linespoints title "
+         << sweep::gp_str(series[j].name) << ", ";
     gp << "1 title 'dense' dt 2\n";
     write_atomically(o->out + "/crossover.gp", gp.str());
-    if (std::system(
-            ("gnuplot '" + o->out + "/crossover.gp' 2> '" + o->out + "/gnuplot.log'").c_str()) != 0)
-      std::cerr << "crossover: gnuplot failed (see " << o->out
-                << "/gnuplot.log); crossover.csv is written\n";
+    const std::string gnuplot = sweep::find_gnuplot();
+    const std::string err =
+        gnuplot.empty() ? "gnuplot not found (install the Debian package gnuplot-nox)"
+                        : sweep::run_gnuplot(gnuplot, o->out + "/crossover.gp", "crossover.png");
+    if (!err.empty())
+      std::cerr << "crossover: " << err << "\ncrossover: crossover.csv is written\n";
     else
       std::cout << "Wrote " << o->out << "/crossover.png\n";
     return 0;

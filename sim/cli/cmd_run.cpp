@@ -1,4 +1,6 @@
 // `stcsim run`: simulate GEMMs on a preset or a described design.
+#include <unistd.h>
+
 #include <cmath>
 #include <iostream>
 #include <sstream>
@@ -19,6 +21,7 @@
 #include "sim/driver/run_driver.h"
 #include "sim/driver/stats_json.h"
 #include "sim/driver/workload_ops.h"
+#include "sim/sweep/progress_line.h"
 
 namespace stcsim {
 
@@ -37,6 +40,7 @@ struct RunOptions {
   std::string vcd;
   std::vector<std::string> vcd_signals;
   bool quiet = false;
+  bool progress = false;
   bool no_dense_baseline = false;
   bool no_memo = false;
   bool functional = false;
@@ -139,7 +143,11 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("--vcd", o->vcd, "write a VCD waveform of chosen signals to this file");
   sub->add_option("--vcd-signals", o->vcd_signals, "signals for --vcd (default all)")
       ->delimiter(',');
-  sub->add_flag("-q,--quiet", o->quiet, "do not print the report");
+  sub->add_flag("-q,--quiet", o->quiet,
+                "do not print the report nor (without --progress) the progress line");
+  sub->add_flag("--progress", o->progress,
+                "show GEMMs done and time left on stderr from the first GEMM (by default: "
+                "on a terminal after 1 s, in a log after 30 s)");
   sub->add_flag(
       "--functional", o->functional,
       "also compute every output value with the GPU's numerics preset (tensor_core.numerics) "
@@ -308,6 +316,22 @@ Command add_run_command(CLI::App& app) {
     req.vcd_path = o->vcd;
     req.vcd_signals = o->vcd_signals;
     admit_run(req.config, req.ops, req.functional);
+    // A model or trace can take minutes: GEMMs done and time left on stderr, on a terminal
+    // after 1 s and in a log after 30 s (--progress: from the first GEMM), so a quick run
+    // prints nothing; -q silences it.
+    const bool tty = isatty(2);
+    const double silent = o->progress ? 0.0 : tty ? 1.0 : 30.0;
+    sweep::ProgressLine progress(std::cerr, tty, 0, 0, 0, {"GEMMs", false, silent});
+    if (!o->quiet || o->progress)
+      req.on_op_done = [&progress](std::size_t done, std::size_t total) {
+        progress.set_total(std::int64_t(total));
+        progress.update(std::int64_t(done), 0, 0);
+        if (done == total) progress.finish(std::int64_t(done), 0);
+      };
+    // The run's files (.npy of functional mode, stats.json) replace the previous run's as
+    // one set, after all of them are written.
+    StagedFiles outputs;
+    req.staged = &outputs;
     const RunResult res = run_simulation(req);
     if (!o->quiet)
       std::cout << format_report(req, res) << format_variants(variants, res)
@@ -317,9 +341,10 @@ Command add_run_command(CLI::App& app) {
       // bytes that are not UTF-8 are written as U+FFFD instead of failing the dump.
       const std::string text =
           stats_json(req, res).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-      write_atomically(o->out + "/stats.json", text + "\n");
-      if (!o->quiet) std::cout << "Wrote " << o->out << "/stats.json\n";
+      outputs.write(o->out + "/stats.json", text + "\n");
     }
+    outputs.commit();
+    if (!o->out.empty() && !o->quiet) std::cout << "Wrote " << o->out << "/stats.json\n";
     return 0;
   };
 }

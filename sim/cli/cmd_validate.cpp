@@ -7,6 +7,8 @@
 // files (stcsim-ubench/1) in the same place are compared where the simulator has a
 // counterpart workload (validation/compare/ubench_compare.h), and the others are listed
 // as having none. Exit status 1 when MAPE exceeds --max-mape.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -16,6 +18,7 @@
 #include "sim/cli/commands.h"
 #include "sim/core/input_error.h"
 #include "sim/driver/stats_json.h"
+#include "sim/sweep/progress_line.h"
 #include "validation/compare/measurements.h"
 #include "validation/compare/report.h"
 #include "validation/compare/scatter_plot.h"
@@ -34,6 +37,7 @@ struct ValidateOptions {
   std::string stcsim = "/proc/self/exe";
   int jobs = int(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
   bool preset_clock = false;
+  bool quiet = false;
   std::vector<std::string> overrides;
 };
 
@@ -89,7 +93,15 @@ int run_validate(const ValidateOptions& o) {
     std::cerr << "note: H200 simulated with the h100 preset (same SMs; HBM3e memory differs)\n";
   std::cerr << "simulating " << jobs.size() << " workloads on " << r.arch << " (" << o.jobs
             << " at a time)...\n";
-  const std::vector<SimResult> sims = run_simulations(o.stcsim, jobs, o.jobs);
+  sweep::ProgressLine progress(std::cerr, isatty(2), std::int64_t(jobs.size()), 0, 0,
+                               {"simulations", false, 0});
+  SimProgress on_done;
+  if (!o.quiet)
+    on_done = [&progress](std::size_t done, int running) {
+      progress.update(std::int64_t(done), 0, running);
+    };
+  const std::vector<SimResult> sims = run_simulations(o.stcsim, jobs, o.jobs, on_done);
+  if (!o.quiet) progress.finish(std::int64_t(jobs.size()), 0);
   for (std::size_t i = 0; i < gemm_jobs; ++i) r.rows[job_rows[i]].sim = sims[i];
   for (std::size_t i = 0; i < ubench_jobs.size(); ++i)
     set_prediction(urows[ubench_jobs[i]], sims[gemm_jobs + i]);
@@ -156,6 +168,7 @@ Command add_validate_command(CLI::App& app) {
       "simulate at the preset's clock instead of the SM clock observed during the measurement");
   sub->add_option("-p,--param", o->overrides,
                   "override a parameter in every simulation: section.key=value (repeatable)");
+  sub->add_flag("-q,--quiet", o->quiet, "no progress line");
   return [o] { return run_validate(*o); };
 }
 

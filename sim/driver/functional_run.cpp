@@ -8,6 +8,7 @@
 #include "models/numerics/exact_reference.h"
 #include "models/numerics/float_format.h"
 #include "models/sparse/prune.h"
+#include "sim/core/atomic_write.h"
 #include "sim/core/input_error.h"
 #include "workloads/loaders/npy.h"
 
@@ -82,11 +83,14 @@ void zero_outside_blocks(Operand& w, const BlockMap& map, std::int64_t rows, std
   }
 }
 
-void save(const std::string& path, std::int64_t rows, std::int64_t cols, std::vector<float> data) {
+void save(StagedFiles* staged, const std::string& path, std::int64_t rows, std::int64_t cols,
+          std::vector<float> data) {
   workloads::Tensor t;
   t.shape = {rows, cols};
   t.data = std::move(data);
-  workloads::save_npy(path, t);
+  if (!staged) return workloads::save_npy(path, t);
+  const auto bytes = workloads::encode_npy(t);
+  staged->write(path, bytes.data(), bytes.size());
 }
 
 }  // namespace
@@ -139,9 +143,9 @@ nlohmann::json run_functional(const OpResult& r, const FunctionalOptions& opt, i
     dv[i] = req.integer ? float(std::int32_t(d[i]))
                         : float(numerics::decode(numerics::FloatFormat::FP32, d[i]));
   const std::string stem = opt.out_dir + "/op" + std::to_string(index);
-  save(stem + "_x.npy", op.m, op.k, x.values);
-  save(stem + "_w.npy", op.n, op.k, w.values);
-  save(stem + "_y.npy", op.m, op.n, dv);
+  save(opt.staged, stem + "_x.npy", op.m, op.k, x.values);
+  save(opt.staged, stem + "_w.npy", op.n, op.k, w.values);
+  save(opt.staged, stem + "_y.npy", op.m, op.n, dv);
 
   nlohmann::json j;
   j["numerics"] = req.model.name;

@@ -11,10 +11,15 @@
 
 namespace stcsim {
 
+class StagedFiles;
+
 struct FunctionalOptions {
   std::string out_dir;
   std::string numerics;  // accumulation preset (tensor_core.numerics)
   std::uint64_t seed = 1;
+  // Where the .npy files go: staged with the run's other outputs (committed together by
+  // the caller), or written one by one when null.
+  StagedFiles* staged = nullptr;
 };
 
 // `r` is the op's timing result (its mapping fixes the split-K order; its dot_unit, when

@@ -138,6 +138,7 @@ RunResult run_simulation(const RunRequest& req) {
   gpu.set_l2_policy(req.l2);
   gpu.set_cold_l2_per_op(any_sparse);
   gpu.set_memoize(req.memoize);
+  gpu.set_on_op_done(req.on_op_done);
   gpu.set_ops(ops);
   sc_core::sc_trace_file* tf = nullptr;
   if (!req.vcd_path.empty()) {
@@ -159,7 +160,8 @@ RunResult run_simulation(const RunRequest& req) {
   }
   if (req.functional) {
     FunctionalOptions fo{req.out_dir,
-                         req.config.section("tensor_core").params.get_string("numerics"), req.seed};
+                         req.config.section("tensor_core").params.get_string("numerics"), req.seed,
+                         req.staged};
     for (std::size_t i = 0; i < out.ops.size(); ++i)
       out.functional.push_back(run_functional(out.ops[i], fo, int(i)));
   }

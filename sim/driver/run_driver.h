@@ -1,6 +1,8 @@
 // Runs one simulation (SystemC allows one per process): builds the GPU from a
 // resolved config, runs the GEMMs, returns per-op and total results.
 #pragma once
+#include <cstddef>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -10,6 +12,8 @@
 #include "sim/config/config.h"
 
 namespace stcsim {
+
+class StagedFiles;
 
 struct RunRequest {
   Config config;
@@ -22,6 +26,12 @@ struct RunRequest {
   std::string out_dir;                   // where functional mode writes .npy files
   bool memoize = true;                   // reuse an identical GEMM's result (Gpu::set_memoize)
   L2Policy l2 = L2Policy::kFlush;        // the L2 between GEMMs (models/gpu/l2_policy.h)
+  // After each simulated or memoized GEMM, dense twins included: (done, total). Empty:
+  // nothing is called.
+  std::function<void(std::size_t done, std::size_t total)> on_op_done;
+  // Functional mode's .npy files are staged here, for the caller to commit with stats.json
+  // as one set; null: each is written on its own.
+  StagedFiles* staged = nullptr;
 };
 
 struct RunResult {

@@ -29,8 +29,21 @@ std::string find_gnuplot() {
   return "";
 }
 
-std::string run_gnuplot(const std::string& gnuplot, const std::string& script_path) {
+namespace {
+// The gnuplot variable that holds the output file's name (gp_output, run_gnuplot).
+constexpr const char* kPngVariable = "stcsim_png";
+}  // namespace
+
+std::string gp_output(const std::string& png) {
+  return std::string("if (!exists(\"") + kPngVariable + "\")) " + kPngVariable + " = " +
+         gp_str(png) + "\nset output " + kPngVariable + "\n";
+}
+
+std::string run_gnuplot(const std::string& gnuplot, const std::string& script_path,
+                        const std::string& png) {
   const fs::path script = fs::absolute(script_path);
+  const fs::path final_png = script.parent_path() / png;
+  const fs::path tmp_png = final_png.parent_path() / ("." + final_png.filename().string() + ".tmp");
   const std::string log =
       (script.parent_path() / ("." + script.filename().string() + ".log")).string();
   auto q = [](const std::string& s) {
@@ -38,7 +51,8 @@ std::string run_gnuplot(const std::string& gnuplot, const std::string& script_pa
     for (char c : s) r += c == '\'' ? std::string("'\\''") : std::string(1, c);
     return r + "'";
   };
-  const std::string cmd = "cd " + q(script.parent_path().string()) + " && " + q(gnuplot) + " " +
+  const std::string cmd = "cd " + q(script.parent_path().string()) + " && " + q(gnuplot) + " -e " +
+                          q(std::string(kPngVariable) + "=" + gp_str(tmp_png.string())) + " " +
                           q(script.filename().string()) + " >" + q(log) + " 2>&1";
   const int rc = std::system(cmd.c_str());
   std::ifstream in(log);
@@ -46,7 +60,13 @@ std::string run_gnuplot(const std::string& gnuplot, const std::string& script_pa
   out << in.rdbuf();
   std::error_code ec;
   fs::remove(log, ec);
-  if (rc == 0) return "";
+  if (rc == 0) {
+    fs::rename(tmp_png, final_png, ec);
+    if (!ec) return "";
+    fs::remove(tmp_png, ec);
+    return final_png.string() + ": cannot replace it with the new plot: " + ec.message();
+  }
+  fs::remove(tmp_png, ec);
   std::string msg = out.str();
   if (msg.size() > 1500) msg = "..." + msg.substr(msg.size() - 1500);
   return "gnuplot " + script_path + " failed: " + msg;
@@ -74,8 +94,7 @@ std::string gp_preamble(const std::string& png, int width, int height) {
   std::ostringstream os;
   // noenhanced: parameter names are full of '_' that would turn into subscripts.
   os << "set terminal pngcairo size " << width << "," << height << " font 'Sans,11' noenhanced\n"
-     << "set output " << gp_str(png) << "\n"
-     << "set datafile missing 'NaN'\n"
+     << gp_output(png) << "set datafile missing 'NaN'\n"
      << "set grid lc rgb '#d0d0d0'\n"
      << "set border lc rgb '#404040'\n"
      << "set key outside right top box opaque Left reverse width 1\n";

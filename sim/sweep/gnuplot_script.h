@@ -10,7 +10,14 @@ namespace stcsim::sweep {
 // gnuplot on PATH (or $STCSIM_GNUPLOT), or "" when there is none.
 std::string find_gnuplot();
 // Runs `gnuplot script` inside the script's folder; returns "" or gnuplot's complaint.
-std::string run_gnuplot(const std::string& gnuplot, const std::string& script_path);
+// `png` (the name the script's gp_output() sets, relative to that folder) is drawn under a
+// temporary name and renamed over the old one only when gnuplot succeeds, so a failed or
+// killed plot leaves the previous PNG whole and no partial file.
+std::string run_gnuplot(const std::string& gnuplot, const std::string& script_path,
+                        const std::string& png);
+// `set output` for `png`: the file itself when a user runs the script from its folder,
+// the temporary name run_gnuplot() passes in (gnuplot -e) when stcsim runs it.
+std::string gp_output(const std::string& png);
 
 // A gnuplot string literal: single quotes, '' for a quote.
 std::string gp_str(const std::string& s);

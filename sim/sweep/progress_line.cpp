@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 namespace stcsim::sweep {
 
@@ -19,9 +20,10 @@ std::string format_duration(double s) {
 }
 
 ProgressLine::ProgressLine(std::ostream& out, bool tty, std::int64_t total, std::int64_t already,
-                           std::int64_t failed_before)
+                           std::int64_t failed_before, ProgressStyle style)
     : out_(out),
       tty_(tty),
+      style_(std::move(style)),
       total_(total),
       already_(already),
       failed_before_(failed_before),
@@ -39,16 +41,21 @@ std::string ProgressLine::render(std::int64_t done_now, std::int64_t failed_now,
   std::string eta = "?";
   if (done_now > 0) eta = format_duration(elapsed / double(done_now) * double(total_ - done));
   if (done == total_) eta = "0:00";
-  char buf[256];
-  std::snprintf(buf, sizeof buf, "%s %lld/%lld points, %lld failed, %d running, elapsed %s, ETA %s",
-                bar.c_str(), static_cast<long long>(done), static_cast<long long>(total_),
-                static_cast<long long>(failed_before_ + failed_now), running,
-                format_duration(elapsed).c_str(), eta.c_str());
+  char counts[96] = "";
+  if (style_.failures_and_children)
+    std::snprintf(counts, sizeof counts, ", %lld failed, %d running",
+                  static_cast<long long>(failed_before_ + failed_now), running);
+  char buf[320];
+  std::snprintf(buf, sizeof buf, "%s %lld/%lld %s%s, elapsed %s, ETA %s", bar.c_str(),
+                static_cast<long long>(done), static_cast<long long>(total_), style_.unit.c_str(),
+                counts, format_duration(elapsed).c_str(), eta.c_str());
   return buf;
 }
 
 void ProgressLine::update(std::int64_t done_now, std::int64_t failed_now, int running) {
   const auto now = Clock::now();
+  if (now - start_ < std::chrono::duration<double>(style_.silent_seconds)) return;
+  shown_ = true;
   if (tty_) {
     if (now - last_print_ < std::chrono::milliseconds(100)) return;
     out_ << "\r\033[K" << render(done_now, failed_now, running) << std::flush;
@@ -65,6 +72,9 @@ void ProgressLine::update(std::int64_t done_now, std::int64_t failed_now, int ru
 }
 
 void ProgressLine::finish(std::int64_t done_now, std::int64_t failed_now) {
+  if (!shown_ &&
+      std::chrono::duration<double>(Clock::now() - start_).count() < style_.silent_seconds)
+    return;  // a quick command leaves no progress behind
   const std::string line = render(done_now, failed_now, 0);
   if (tty_)
     out_ << "\r\033[K";

@@ -42,7 +42,7 @@ ReportOutcome write_report(const std::string& sweep_dir, const std::string& repo
           p.script);
       continue;
     }
-    const std::string err = run_gnuplot(gnuplot, p.script);
+    const std::string err = run_gnuplot(gnuplot, p.script, p.png);
     if (err.empty())
       out.pngs.push_back((fs::path(report_dir) / p.png).string());
     else

@@ -33,6 +33,9 @@ TEST_CASE("validate_synthetic_report_and_statistics", "[cli][validation]") {
   REQUIRE(r.status == 0);
   CHECK(r.out.find("SYNTHETIC") != std::string::npos);
   CHECK(r.out.find("MAPE") != std::string::npos);
+  // The simulations' progress ends at all of them done (issue 17, item 3).
+  CHECK(r.err.find(" simulations, elapsed ") != std::string::npos);
+  CHECK(r.err.find("ETA 0:00") != std::string::npos);
   // Block-sparse entries run the block kernel, unless their blocks exceed its maps.
   CHECK(r.out.find("128x64 blocks: the simulator's block maps go up to 64x64") !=
         std::string::npos);

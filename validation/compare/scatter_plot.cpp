@@ -48,10 +48,9 @@ std::string write_scatter_plot(const ValidationReport& r, const std::string& dir
        << lo / 1.25 << ":" << hi * 1.25
        << "]\n"
           "set yrange ["
-       << lo / 1.25 << ":" << hi * 1.25
-       << "]\n"
-          "set output 'scatter.png'\n"
-          "set logscale xy\n"
+       << lo / 1.25 << ":" << hi * 1.25 << "]\n"
+       << sweep::gp_output("scatter.png")
+       << "set logscale xy\n"
           "set grid\n"
           "set key top left\n"
           "set xlabel 'measured time (us)'\n"
@@ -78,7 +77,7 @@ std::string write_scatter_plot(const ValidationReport& r, const std::string& dir
   // names resolve there.
   const std::string gnuplot = sweep::find_gnuplot();
   if (gnuplot.empty()) return "gnuplot not found (install the Debian package gnuplot-nox)";
-  return sweep::run_gnuplot(gnuplot, dir + "/scatter.gp");
+  return sweep::run_gnuplot(gnuplot, dir + "/scatter.gp", "scatter.png");
 }
 
 }  // namespace stcsim::validation

@@ -133,8 +133,9 @@ SimResult read_stats(const std::string& path) {
 }
 
 std::vector<SimResult> run_simulations(const std::string& binary, const std::vector<SimJob>& jobs,
-                                       int parallel) {
+                                       int parallel, const SimProgress& on_done) {
   std::vector<SimResult> results(jobs.size());
+  std::size_t done = 0;
   std::map<pid_t, std::size_t> running;
   std::size_t next = 0;
   auto finish_one = [&] {
@@ -154,6 +155,7 @@ std::vector<SimResult> run_simulations(const std::string& binary, const std::vec
                        "\n" + slurp(job.out_dir + "/log.txt"));
     }
     results[idx] = read_stats(job.out_dir + "/stats.json");
+    if (on_done) on_done(++done, int(running.size()));
   };
   while (next < jobs.size() || !running.empty()) {
     while (next < jobs.size() && int(running.size()) < std::max(1, parallel)) {

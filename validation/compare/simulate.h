@@ -2,6 +2,8 @@
 // allows one simulation per process), several at a time, each writing its stats.json to
 // its own directory, which stays for inspection.
 #pragma once
+#include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,9 +50,11 @@ struct SimResult {
 
 // Runs `binary` with each job's args plus `--out out_dir -q`, at most `parallel` at once.
 // Each run is the sweeps' child (sim/sweep/child_process.h), its output in out_dir/log.txt.
-// Throws InputError naming the job and quoting its log when a run fails.
+// Throws InputError naming the job and quoting its log when a run fails. `on_done`, when
+// given, is called after each finished run with the runs done and those still running.
+using SimProgress = std::function<void(std::size_t done, int running)>;
 std::vector<SimResult> run_simulations(const std::string& binary, const std::vector<SimJob>& jobs,
-                                       int parallel);
+                                       int parallel, const SimProgress& on_done = {});
 
 // Reads what the comparison needs from a stats.json (first op).
 SimResult read_stats(const std::string& stats_json_path);
