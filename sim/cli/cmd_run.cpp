@@ -17,6 +17,7 @@
 #include "sim/core/memory_limit.h"
 #include "sim/core/number_syntax.h"
 #include "sim/driver/gemm_list.h"
+#include "sim/driver/ops_csv.h"
 #include "sim/driver/report.h"
 #include "sim/driver/run_driver.h"
 #include "sim/driver/stats_json.h"
@@ -339,8 +340,9 @@ Command add_run_command(CLI::App& app) {
     if (!o->out.empty()) {
       // Names the readers did not vet (an ONNX tensor's bytes) must not lose the results:
       // bytes that are not UTF-8 are written as U+FFFD instead of failing the dump.
-      const std::string text =
-          stats_json(req, res).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+      const nlohmann::json stats = stats_json(req, res);
+      const std::string text = stats.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+      outputs.write(o->out + "/ops.csv", ops_csv(stats));
       outputs.write(o->out + "/stats.json", text + "\n");
     }
     outputs.commit();
