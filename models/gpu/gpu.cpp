@@ -13,7 +13,7 @@ Gpu::Gpu(sc_core::sc_module_name name, const HardwareSections& hw, const std::st
   gpu_ = GpuSpec::from(hw.at("gpu").params);
   sm_ = SmSpec::from(hw.at("sm").params);
   mapping_req_ = MappingRequest::from(hw.at("mapping").params);
-  BuildContext ctx{gpu_.clock_mhz};
+  BuildContext ctx{gpu_.run_clock_mhz(), gpu_.clock_mhz, gpu_.measured_clock_mhz};
   const auto& tc = hw.at("tensor_core");
   tc_proto_ = Registry<ITensorCore>::create(tc.impl, tc.params, ctx);
   const auto& sm = hw.at("smem");
@@ -237,7 +237,7 @@ OpResult Gpu::collect(const GemmOp& op, const IKernel& kernel, const KernelPlan&
   r.ctas = plan.ctas;
   r.waves = r.ctas / (double(gpu_.num_sms) * std::max(1, r.occupancy.ctas_per_sm));
   r.cycles = std::max(1.0, end - start);
-  r.seconds = r.cycles / (gpu_.clock_mhz * 1e6);
+  r.seconds = r.cycles / (gpu_.run_clock_mhz() * 1e6);
   r.flops = op.flops();
   r.peak_tflops = peak_tflops(op.kind());
   r.products = op.products();
@@ -267,7 +267,7 @@ OpResult Gpu::collect(const GemmOp& op, const IKernel& kernel, const KernelPlan&
   act.cta_cycles = now.cta_cycles - s0.cta_cycles;
   kernel.report(op, plan, *env_, act, r);
   if (power_->present()) {
-    // The settled clock (models/power): the same cycles, in seconds at that clock.
+    // The settled (or measured) clock (models/power): the same cycles, in seconds there.
     r.power = power_->settle(power_activity(r, now, s0));
     r.seconds = r.cycles / (r.power.clock_mhz * 1e6);
   }

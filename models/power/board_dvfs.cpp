@@ -86,8 +86,8 @@ void BoardDvfsSpec::check(double preset_mhz) const {
                      num(idle_at_min) + " W): no clock could meet the limit");
 }
 
-BoardDvfs::BoardDvfs(const BoardDvfsSpec& s, double preset_mhz)
-    : spec_(s), preset_mhz_(preset_mhz) {
+BoardDvfs::BoardDvfs(const BoardDvfsSpec& s, double preset_mhz, double measured_mhz)
+    : spec_(s), preset_mhz_(preset_mhz), measured_mhz_(measured_mhz) {
   spec_.check(preset_mhz);
 }
 
@@ -141,6 +141,13 @@ PowerReport BoardDvfs::at_clock(const PowerActivity& a, double f_mhz) const {
 }
 
 PowerReport BoardDvfs::settle(const PowerActivity& a) const {
+  if (measured_mhz_ > 0) {
+    // The measurement's clock already is the controller's answer: report the op there,
+    // flagging a model that would draw more than the limit at it.
+    PowerReport r = at_clock(a, measured_mhz_);
+    r.over_limit = r.watts > spec_.power_limit_watts * (1 + 1e-12) ? 1 : 0;
+    return r;
+  }
   const auto fs = clocks();
   for (const double f : fs) {
     PowerReport r = at_clock(a, f);
@@ -172,7 +179,8 @@ static Registrar<IPower> reg_board_dvfs{
                   "(docs/power.md)",
                   BoardDvfsSpec::params(), false},
     [](const ParamSet& p, const BuildContext& ctx) {
-      return std::make_unique<BoardDvfs>(BoardDvfsSpec::from(p), ctx.core_clock_mhz);
+      const double preset = ctx.preset_clock_mhz > 0 ? ctx.preset_clock_mhz : ctx.core_clock_mhz;
+      return std::make_unique<BoardDvfs>(BoardDvfsSpec::from(p), preset, ctx.measured_clock_mhz);
     }};
 
 }  // namespace stcsim

@@ -18,6 +18,12 @@
 // when none is, the lowest (over_limit = 1). Power grows with f at every step, so the
 // highest such clock is the first found from the top.
 //
+// With gpu.measured_clock_mhz set (a clock observed on a real GPU during the op) there
+// is nothing to settle: the op is reported at that clock, its voltage read off the
+// same curve (which still ends at gpu.clock_mhz), over_limit = 1 when the model draws
+// more than the limit there. Settling again below a measured clock would count the
+// controller twice.
+//
 // Assumption: an op's cycle count is the same at every clock. It is exact when the SM
 // clock domain bounds the op (tensor pipes, shared memory, issue, and the L2, which
 // runs on the same clock), which is when power is high enough to throttle; a
@@ -63,7 +69,8 @@ struct BoardDvfsSpec {
 class BoardDvfs : public IPower {
  public:
   // Throws InputError (BoardDvfsSpec::check) for figures that cannot describe the board.
-  BoardDvfs(const BoardDvfsSpec& s, double preset_mhz);
+  // measured_mhz > 0 (gpu.measured_clock_mhz): settle() reports every op at that clock.
+  BoardDvfs(const BoardDvfsSpec& s, double preset_mhz, double measured_mhz = 0);
   bool present() const override { return true; }
   PowerReport settle(const PowerActivity& a) const override;
 
@@ -78,6 +85,7 @@ class BoardDvfs : public IPower {
  private:
   BoardDvfsSpec spec_;
   double preset_mhz_;
+  double measured_mhz_;
 };
 
 class NoPower : public IPower {

@@ -24,10 +24,11 @@ struct PowerReport {
   double joules = 0;  // the sum of the parts below
   double tensor_joules = 0, sparse_select_joules = 0, cuda_joules = 0, smem_joules = 0,
          l2_joules = 0, dram_joules = 0, static_joules = 0;
-  double watts = 0;       // joules / seconds at the settled clock
-  double clock_mhz = 0;   // the settled SM clock
-  double throttled = 0;   // 1: settled below the preset clock
-  double over_limit = 0;  // 1: even the lowest clock draws more than the limit
+  double watts = 0;      // joules / seconds at the settled clock
+  double clock_mhz = 0;  // the settled SM clock (or gpu.measured_clock_mhz)
+  double throttled = 0;  // 1: settled below the preset clock
+  // 1: even the lowest clock (or the measured one) draws more than the limit
+  double over_limit = 0;
 };
 
 }  // namespace stcsim

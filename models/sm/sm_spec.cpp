@@ -7,11 +7,20 @@ namespace stcsim {
 std::vector<ParamDecl> GpuSpec::params() {
   return {float_param("clock_mhz", "MHz", std::nullopt, 1, 1e5,
                       "core clock: one simulated cycle; seconds = cycles / clock"),
-          int_param("num_sms", "SMs", std::nullopt, 1, 4096, "streaming multiprocessors")};
+          int_param("num_sms", "SMs", std::nullopt, 1, 4096, "streaming multiprocessors"),
+          float_param("measured_clock_mhz", "MHz", GpuSpec{}.measured_clock_mhz, 0, 1e5,
+                      "SM clock observed on a real GPU during the op (0: none); when set, ns "
+                      "and GB/s convert to cycles at it, seconds = cycles / it, and the power "
+                      "model reports energy at it instead of settling a clock of its own "
+                      "(stcsim validate and calibrate set it from a measurement)")};
 }
 
 GpuSpec GpuSpec::from(const ParamSet& p) {
-  return {p.get_float("clock_mhz"), int(p.get_int("num_sms"))};
+  GpuSpec s;
+  s.clock_mhz = p.get_float("clock_mhz");
+  s.num_sms = int(p.get_int("num_sms"));
+  s.measured_clock_mhz = p.get_float("measured_clock_mhz");
+  return s;
 }
 
 std::vector<ParamDecl> SmSpec::params() {

@@ -15,6 +15,13 @@ namespace stcsim {
 struct GpuSpec {
   double clock_mhz = 1410;
   int num_sms = 108;
+  // An SM clock observed on a real GPU during the op (stcsim validate and calibrate set
+  // it from a measurement's clock samples); 0: none. When set, ns and GB/s convert to
+  // cycles at it and the op is timed at it: a power model reports the op's energy there
+  // instead of settling a clock of its own, which the measurement already did.
+  double measured_clock_mhz = 0;
+  // The clock the op runs at: the measured one when given, else clock_mhz.
+  double run_clock_mhz() const { return measured_clock_mhz > 0 ? measured_clock_mhz : clock_mhz; }
   static std::vector<ParamDecl> params();
   static GpuSpec from(const ParamSet& p);
 };

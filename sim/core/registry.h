@@ -19,7 +19,13 @@ namespace stcsim {
 
 // What a factory may need beyond its own section: figures owned by another section.
 struct BuildContext {
-  double core_clock_mhz = 1000.0;  // gpu.clock_mhz: converts ns and GB/s into cycles
+  // The clock one simulated cycle lasts: gpu.measured_clock_mhz when set, else
+  // gpu.clock_mhz. It converts ns and GB/s into cycles.
+  double core_clock_mhz = 1000.0;
+  // gpu.clock_mhz, the preset's clock (the power model's voltage curve ends there), and
+  // gpu.measured_clock_mhz (0: none, the power controller settles the clock itself).
+  double preset_clock_mhz = 0;  // 0: core_clock_mhz
+  double measured_clock_mhz = 0;
 };
 
 struct ComponentInfo {

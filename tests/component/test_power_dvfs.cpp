@@ -96,6 +96,28 @@ TEST_CASE("power_dvfs_over_the_limit_even_at_the_lowest_clock", "[power]") {
   CHECK(BoardDvfs(s, 1000).clocks() == std::vector<double>{1000, 900, 800, 700, 600, 550});
 }
 
+TEST_CASE("power_dvfs_at_a_measured_clock_reports_there_without_settling_again", "[power]") {
+  // gpu.measured_clock_mhz = 800 (validate's observed clock): the op is reported at 800 MHz
+  // whatever the limit, with V(800) = 0.8 V from the curve that ends at the 1000 MHz
+  // preset: 161.6 W (as in the settling test). Under a 200 W limit the controller alone
+  // would also pick 800; under 100 W it would go to 600, but a measured 800 stays 800 and
+  // is flagged over the limit instead of being throttled a second time.
+  const PowerReport at = BoardDvfs(proportional_board(200), 1000, 800).settle(products_only());
+  CHECK(at.clock_mhz == 800);
+  CHECK(at.throttled == 1);
+  CHECK(at.over_limit == 0);
+  CHECK(at.watts == Approx(161.6).epsilon(1e-12));
+  const PowerReport over = BoardDvfs(proportional_board(100), 1000, 800).settle(products_only());
+  CHECK(over.clock_mhz == 800);
+  CHECK(over.over_limit == 1);
+  CHECK(over.watts == Approx(161.6).epsilon(1e-12));
+  // A measured clock at the preset's: not throttled, 310 W under a 400 W limit.
+  const PowerReport top = BoardDvfs(proportional_board(400), 1000, 1000).settle(products_only());
+  CHECK(top.clock_mhz == 1000);
+  CHECK(top.throttled == 0);
+  CHECK(top.watts == Approx(310).epsilon(1e-12));
+}
+
 TEST_CASE("power_dynamic_energy_scales_with_v_squared_static_with_v_dram_not", "[power]") {
   const BoardDvfs board(proportional_board(1000), 1000);
   PowerActivity a;

@@ -82,16 +82,39 @@ TEST_CASE("physics_power_never_above_the_limit_after_settling", "[physics][power
 }
 
 TEST_CASE("physics_power_limit_unreachable_reports_the_lowest_clock", "[physics][power]") {
-  // 60 W: above the a100 preset's static power at its lowest clock (80 W x 0.7 V / 1 V),
-  // below what even 210 MHz draws with a GEMM running.
+  // 65 W: above the a100 preset's static power at its lowest clock (88 W x 0.7 V / 1 V =
+  // 61.6 W), below what even 210 MHz draws with a GEMM running.
   const auto j =
-      run_stats("--arch a100 --dtype fp16 --gemm 2048x2048x2048 -p power.power_limit_watts=60");
+      run_stats("--arch a100 --dtype fp16 --gemm 2048x2048x2048 -p power.power_limit_watts=65");
   const auto& op = j["ops"][0];
   CHECK(op["power"]["over_limit"] == 1);
   CHECK(op["power"]["throttled"] == 1);
   CHECK(op["power"]["clock_mhz"] == 210);
-  CHECK(op["power"]["watts"].get<double>() > 60);
+  CHECK(op["power"]["watts"].get<double>() > 65);
   CHECK(j["total"]["power"]["over_limit"] == 1);
+}
+
+TEST_CASE("physics_power_measured_clock_is_kept_not_settled_again", "[physics][power]") {
+  // gpu.measured_clock_mhz (what validate sets from a measurement's clock samples): the op
+  // is timed at that clock even where the controller would settle lower, and flagged when
+  // the model would draw more than the limit there. Under a 150 W limit a 2048^3 GEMM
+  // settles far below 1410 MHz; measured at 1200 MHz it stays at 1200.
+  const std::string g =
+      "--arch a100 --dtype fp16 --gemm 2048x2048x2048 -p power.power_limit_watts=150";
+  const auto settled = run_stats(g)["ops"][0];
+  REQUIRE(settled["power"]["clock_mhz"].get<double>() < 1200);
+  const auto held = run_stats(g + " -p gpu.measured_clock_mhz=1200")["ops"][0];
+  CHECK(held["power"]["clock_mhz"] == 1200);
+  CHECK(held["power"]["throttled"] == 1);
+  CHECK(held["power"]["over_limit"] == 1);
+  CHECK(held["power"]["watts"].get<double>() > 150);
+  CHECK(held["seconds"].get<double>() ==
+        Approx(held["cycles"].get<double>() / 1200e6).epsilon(1e-12));
+  // Without a power model the measured clock still times the op.
+  const auto plain = run_stats(g + " -p power.impl=none -p gpu.measured_clock_mhz=1200")["ops"][0];
+  CHECK(plain["seconds"].get<double>() ==
+        Approx(plain["cycles"].get<double>() / 1200e6).epsilon(1e-12));
+  CHECK(plain["cycles"] == held["cycles"]);
 }
 
 TEST_CASE("physics_power_dram_bound_op_never_throttled", "[physics][power]") {

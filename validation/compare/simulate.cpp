@@ -86,7 +86,9 @@ bool simulation_args(const MeasuredGemm& g, const std::string& arch,
     p("mapping.split_k=" + std::to_string(m.split_k));
     p("mapping.smem_layout=" + m.smem_layout);
   }
-  if (clock_mhz) p("gpu.clock_mhz=" + format_clock(*clock_mhz));
+  // A measured clock is the power controller's answer already: the simulation runs and
+  // is timed at it, and a power model does not settle a second time (models/power).
+  if (clock_mhz) p("gpu.measured_clock_mhz=" + format_clock(*clock_mhz));
   for (const auto& o : overrides) p(o);
   return true;
 }
@@ -119,7 +121,15 @@ SimResult read_stats(const std::string& path) {
                 std::to_string(m.at("swizzle").get<int>());
     r.ctas_per_sm = op.at("occupancy").at("ctas_per_sm").get<int>();
     const auto& hw = j.at("config").at("hardware");
-    r.clock_mhz = hw.at("gpu").at("params").at("clock_mhz").at("value").get<double>();
+    // The clock the op's seconds are at: the power model's (settled or measured), else
+    // the measured clock, else the preset's.
+    const auto& gp = hw.at("gpu").at("params");
+    r.clock_mhz = gp.at("clock_mhz").at("value").get<double>();
+    const double measured =
+        gp.value("measured_clock_mhz", nlohmann::json::object()).value("value", 0.0);
+    if (measured > 0) r.clock_mhz = measured;
+    if (op.contains("power") && op.at("power").value("clock_mhz", 0.0) > 0)
+      r.clock_mhz = op.at("power").at("clock_mhz").get<double>();
     r.numerics_preset =
         hw.at("tensor_core").at("params").at("numerics").at("value").get<std::string>();
     r.dram_read_bytes = op.value("dram_read_bytes", 0.0);

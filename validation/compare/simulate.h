@@ -18,7 +18,8 @@ namespace stcsim::validation {
 // the recorded mapping pinned with -p mapping.*; vendor libraries get the simulator's
 // chosen mapping; block-sparse entries run the block-skipping kernel (--block RxC@S), CSR
 // entries the CSR SpMM (--unstructured S --unstructured-kernel csr). clock_mhz, when
-// given, sets gpu.clock_mhz (the observed SM clock); `overrides` are appended as -p.
+// given, sets gpu.measured_clock_mhz (the observed SM clock: the op runs and is timed at
+// it, no power settling on top); `overrides` are appended as -p.
 // Returns false with `why` when the GEMM cannot be simulated (an unknown kernel, a sparse
 // entry without its sparsity).
 bool simulation_args(const MeasuredGemm& g, const std::string& arch,
@@ -39,8 +40,9 @@ struct SimJob {
 };
 
 struct SimResult {
-  double seconds = 0, cycles = 0, clock_mhz = 0;
-  std::string mapping;  // as the simulator resolved it, "256x128x64/64x64 s3 sw8"
+  double seconds = 0, cycles = 0;
+  double clock_mhz = 0;  // the clock `seconds` are at: settled or measured, else the preset's
+  std::string mapping;   // as the simulator resolved it, "256x128x64/64x64 s3 sw8"
   int ctas_per_sm = 0;
   std::string numerics_preset;  // tensor_core.numerics of the resolved config
   double dram_read_bytes = 0;   // the op's DRAM reads

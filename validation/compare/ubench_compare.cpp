@@ -63,7 +63,7 @@ bool counterpart(UbenchRow& r, const std::string& arch, std::optional<double> cl
   auto p = [&](const std::string& kv) { a.insert(a.end(), {"-p", kv}); };
   if (clock_mhz) {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "gpu.clock_mhz=%.1f", *clock_mhz);
+    std::snprintf(buf, sizeof buf, "gpu.measured_clock_mhz=%.1f", *clock_mhz);
     p(buf);
   }
   for (const auto& o : overrides) p(o);
