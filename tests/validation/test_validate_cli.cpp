@@ -3,10 +3,12 @@
 // own predicted/measured pairs, the exit status follows --max-mape, input errors exit 2;
 // and on a SYNTHETIC microbenchmark file (stcsim-ubench/1): figures with a simulated
 // counterpart are compared, the others listed with why.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <numeric>
 
 #include "tests/support/run_stcsim.h"
 #include "validation/compare/statistics.h"
@@ -63,6 +65,22 @@ TEST_CASE("validate_synthetic_report_and_statistics", "[cli][validation]") {
   REQUIRE(rep["speedups"].size() == 3);
   CHECK(rep["speedups"][0]["measured"].get<double>() == Approx(1.25));
   CHECK(rep["speedups"][1]["measured"].get<double>() == Approx(1.2));
+  // The speedup error summarised per sparse kernel: mean and max of the pairs' abs errors.
+  std::map<std::string, std::vector<double>> errors;
+  for (const auto& s : rep["speedups"])
+    errors[s["sparse_kernel"].get<std::string>()].push_back(s["abs_error"].get<double>());
+  const auto& summaries = rep["speedup_errors"];
+  REQUIRE(summaries.size() == errors.size() + (errors.size() > 1 ? 1 : 0));
+  for (const auto& e : summaries) {
+    const std::string kernel = e["sparse_kernel"].get<std::string>();
+    if (kernel == "all") continue;
+    const std::vector<double>& v = errors.at(kernel);
+    CHECK(e["n"] == v.size());
+    CHECK(e["max"].get<double>() == Approx(*std::max_element(v.begin(), v.end())));
+    CHECK(e["mean"].get<double>() ==
+          Approx(std::accumulate(v.begin(), v.end(), 0.0) / double(v.size())));
+    CHECK(r.out.find("speedup error, " + kernel + ": ") != std::string::npos);
+  }
   CHECK(rep["numerics_preset"] == "h100");
   CHECK(std::filesystem::exists(out + "/scatter.gp"));
   if (r.out.find("scatter.png") != std::string::npos) {

@@ -36,6 +36,14 @@ struct SpeedupRow {
   }
 };
 
+// The speedup error summarised over the pairs of one sparse kernel ("all": every pair).
+struct SpeedupError {
+  std::string sparse_kernel;
+  int n = 0;
+  double mean = 0, max = 0;
+};
+std::vector<SpeedupError> speedup_errors(const std::vector<SpeedupRow>& rows);
+
 struct NumericsRow {
   std::string name, shape, kernel;
   PresetAgreementRecord arch_preset;  // under the arch's tensor_core.numerics
