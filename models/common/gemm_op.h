@@ -93,12 +93,19 @@ struct GemmOp {
     const double p = double(m) * double(n) * double(k) * batch;
     return (sparsity.dense() ? p : p * sparsity.n / sparsity.m) * weight_density();
   }
+  // Elements of one group's activation operand in memory: a convolution's NHWC input
+  // (its channels of the group), else the M x K matrix.
+  double activation_elements() const {
+    if (conv.present() && conv.taps() > 0 && k % conv.taps() == 0)
+      return double(conv.images) * double(conv.in_h) * double(conv.in_w) * double(k / conv.taps());
+    return double(m) * double(k);
+  }
   // Compulsory bytes: read both operands once (the sparse one compressed, with its
-  // metadata), write D once.
+  // metadata; a convolution's input tensor, not its unrolled windows), write D once.
   double min_bytes() const {
     const MmaKind kd = kind();
     return batch *
-           (double(input_bytes(dtype)) * double(m * k) +
+           (double(input_bytes(dtype)) * activation_elements() +
             (kd.a_bytes_per_k() + kd.meta_bytes_per_k()) * double(n * k) * weight_density() +
             double(output_bytes(dtype)) * double(m * n));
   }
@@ -114,6 +121,14 @@ inline GemmOp kernel_problem(const GemmOp& op) {
   GemmOp k = op;
   if (weight_is_kernel_a(op)) std::swap(k.m, k.n);
   return k;
+}
+// min_bytes of the op `kp` is the kernel problem of: its A is the weight (compressed,
+// with metadata) when the op is sparse, else the activation.
+inline double kernel_min_bytes(const GemmOp& kp) {
+  if (!weight_is_kernel_a(kp)) return kp.min_bytes();
+  GemmOp user = kp;
+  std::swap(user.m, user.n);
+  return user.min_bytes();
 }
 
 }  // namespace stcsim

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "models/common/gemm_op.h"
+#include "models/kernels/conv_activation.h"
 #include "models/mapping/kernel_mapping.h"
 #include "models/memory/memory_system.h"
 #include "models/sm/cta_program.h"
@@ -20,6 +21,9 @@ struct GemmTensors {
   MmaKind mma;  // the instruction its warps issue (the dtype alone for CUDA-core kernels)
   bool transposed_output = false;  // sparse weights: the kernel's D is y^T, stored as y
   KernelMapping map;
+  // A convolution's activation operand (kernel A, or kernel B when the weight is A) read
+  // from its NHWC input (conv_activation.h); absent: both operands are row-major matrices.
+  ConvActivation activation;
   // A values, A metadata (sparse only; stored tile by tile in the order the kernel
   // reads it, as CUTLASS reorders it), B, D, split-K partials, index arrays.
   TensorAddresses base;
@@ -47,10 +51,17 @@ inline TileExtent tile_extent(const GemmTensors& k, const CtaTask& t) {
           std::min<std::int64_t>(k.map.cta_n, k.op.n - n0)};
 }
 
+// Rows [first, first + count) of a tile's B operand (count < 0: to the tile's end).
+struct RowShare {
+  std::int64_t first = 0, count = -1;
+};
+
 // The load of one stage into `r`: the k-tile starting at `k0` of the A rows (kept values,
 // compressed when sparse, and the metadata block of this tile and k-tile) and the B
-// rows of task `t`'s output tile.
-void tile_stage_load(const GemmTensors& k, const CtaTask& t, std::int64_t k0, MemRequest& r);
+// rows of task `t`'s output tile, or only `b_share` of them (a cluster peer multicasts
+// the rest). Returns the bytes of one whole B row of the k-tile.
+double tile_stage_load(const GemmTensors& k, const CtaTask& t, std::int64_t k0, MemRequest& r,
+                       RowShare b_share = {});
 
 // The store of a CTA's output tile into `store`: fp32 partials into the split-K
 // workspace when `partial`, else D (y^T tiles transposed through shared memory so that

@@ -53,17 +53,22 @@ KernelPlan TensorCoreKernel::start_plan(const GemmOp& op, const KernelEnv& env) 
 }
 
 TensorAddresses TensorCoreKernel::allocate_operands(const GemmOp& op, const KernelMapping& map,
-                                                    const Allocate& allocate) {
+                                                    const Allocate& allocate,
+                                                    const ConvActivation& activation) {
   const MmaKind kind = op.kind();
   const GemmOp kp = kernel_problem(op);
   const double nb = op.batch;
+  // A convolution's activation operand is its NHWC input, every group in one tensor.
+  const bool act_is_a = activation.present() && !weight_is_kernel_a(op);
+  const bool act_is_b = activation.present() && weight_is_kernel_a(op);
   TensorAddresses addr;
-  addr.a = allocate(nb * kp.m * kp.k * kind.a_bytes_per_k());
+  addr.a = allocate(act_is_a ? activation.tensor_bytes() : nb * kp.m * kp.k * kind.a_bytes_per_k());
   addr.meta =
       kind.sparsity.dense()
           ? 0
           : allocate(nb * (kp.m + map.cta_m) * (kp.k + map.cta_k) * kind.meta_bytes_per_k());
-  addr.b = allocate(nb * kp.n * kp.k * input_bytes(op.dtype));
+  addr.b =
+      allocate(act_is_b ? activation.tensor_bytes() : nb * kp.n * kp.k * input_bytes(op.dtype));
   addr.c = allocate(nb * op.m * op.n * output_bytes(op.dtype));
   addr.workspace = map.split_k > 1 ? allocate(nb * 4.0 * map.split_k * op.m * op.n) : 0;
   return addr;
@@ -80,6 +85,11 @@ void TensorCoreKernel::set_batch_strides(GemmTensors& k) {
   k.b_stride = std::uint64_t(kp.n * kp.k * input_bytes(kp.dtype));
   k.c_stride = std::uint64_t(kp.m * kp.n * output_bytes(kp.dtype));
   k.workspace_stride = std::uint64_t(4 * map.split_k * kp.m * kp.n);
+  if (k.activation.present()) {
+    // The next group's channels, in the same pixels.
+    const auto group = std::uint64_t(k.activation.group_channels * k.activation.element_bytes);
+    (k.transposed_output ? k.b_stride : k.a_stride) = group;
+  }
 }
 
 }  // namespace stcsim

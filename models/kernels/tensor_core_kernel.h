@@ -30,18 +30,23 @@ class TensorCoreKernel : public IKernel {
   KernelPlan start_plan(const GemmOp& op, const KernelEnv& env) const;
   // A (values of the dense-sized weight, compressed when N:M), its metadata (N:M only,
   // padded to whole tiles as it is stored tile by tile), B, D and the split-K workspace,
-  // allocated in that order.
+  // allocated in that order; a present `activation` is allocated as its NHWC tensor.
   static TensorAddresses allocate_operands(const GemmOp& op, const KernelMapping& map,
-                                           const Allocate& allocate);
+                                           const Allocate& allocate,
+                                           const ConvActivation& activation = {});
   // Bytes from one batch's operands to the next's, as allocate_operands lays them out.
   static void set_batch_strides(GemmTensors& k);
   // A launch of type L (a KernelLaunch that is also GemmTensors) over the op's dense or
-  // N:M operands, allocated and strided.
+  // N:M operands, allocated and strided; a convolution's activation operand is read from
+  // its NHWC input (implicit GEMM, conv_activation.h).
   template <class L>
   static std::unique_ptr<L> operand_launch(const GemmOp& op, const KernelMapping& map,
                                            const Allocate& allocate) {
     auto k = std::make_unique<L>();
-    static_cast<GemmTensors&>(*k) = GemmTensors(op, map, allocate_operands(op, map, allocate));
+    const ConvActivation activation = conv_activation(op);
+    static_cast<GemmTensors&>(*k) =
+        GemmTensors(op, map, allocate_operands(op, map, allocate, activation));
+    k->activation = activation;
     set_batch_strides(*k);
     return k;
   }

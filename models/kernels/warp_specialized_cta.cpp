@@ -42,18 +42,18 @@ bool WsCta::produce(Cycle now) {
     if (!reached(submit_at_, now)) break;
     submit_at_ = -1;
     const CtaTask& t = k_.tiles[tiles_[std::size_t(next_load_ / k_.kblocks)]];
-    tile_stage_load(k_, t, t.k_begin + (next_load_ % k_.kblocks) * k_.map.cta_k, loads_[s]);
+    const std::int64_t k0 = t.k_begin + (next_load_ % k_.kblocks) * k_.map.cta_k;
     if (k_.map.cluster_m > 1) {
       // This CTA reads its share of the cluster's B tile and receives the rest from its
-      // peers' multicast (B is the request's last run).
-      RowRun& b = loads_[s].runs.back();
-      const auto c = std::uint32_t(k_.map.cluster_m), rank = std::uint32_t(t.tile_m) % c;
-      const std::uint32_t share = (b.rows + c - 1) / c;
-      const std::uint32_t first = std::min<std::uint32_t>(b.rows, share * rank);
-      const std::uint32_t own = std::min<std::uint32_t>(b.rows - first, share);
-      loads_[s].multicast_bytes = double(b.rows - own) * b.bytes;
-      b.addr += first * b.stride;
-      b.rows = own;
+      // peers' multicast.
+      const std::int64_t rows = tile_extent(k_, t).cols, c = k_.map.cluster_m;
+      const std::int64_t share = (rows + c - 1) / c;
+      const std::int64_t first = std::min(rows, share * (t.tile_m % c));
+      const std::int64_t own = std::min(rows - first, share);
+      const double row_bytes = tile_stage_load(k_, t, k0, loads_[s], RowShare{first, own});
+      loads_[s].multicast_bytes = double(rows - own) * row_bytes;
+    } else {
+      tile_stage_load(k_, t, k0, loads_[s]);
     }
     sm_.submit(loads_[s]);
     holds_[s] = next_load_++;

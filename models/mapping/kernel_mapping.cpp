@@ -232,7 +232,8 @@ double estimate_cycles(const GemmOp& op, const ChooserHardware& hw, const Kernel
   const double per_wave = std::max({compute, smem, latency});
   // The whole grid's traffic through the L2 and DRAM.
   const double l2_bytes = ctas * ktiles * stage_bytes;
-  const double dram_bytes = op.min_bytes() + (m.split_k > 1 ? 8.0 * m.split_k * op.m * op.n : 0.0);
+  const double dram_bytes =
+      kernel_min_bytes(op) + (m.split_k > 1 ? 8.0 * m.split_k * op.m * op.n : 0.0);
   const double mem =
       std::max(l2_bytes / hw.l2_bytes_per_cycle, dram_bytes / hw.dram_bytes_per_cycle);
   const double sm_side = waves * per_wave;

@@ -126,7 +126,8 @@ TileCost block_tile_cost(const GemmOp& op, const ChooserHardware& hw);
 // per stage, double-buffered.
 KernelMapping csr_mapping(int cols);
 
-// The chooser's estimate of a candidate's cycles (exposed for tests and docs).
+// The chooser's estimate of a candidate's cycles on the kernel problem `op` (exposed for
+// tests and docs).
 double estimate_cycles(const GemmOp& op, const ChooserHardware& hw, const KernelMapping& m);
 
 }  // namespace stcsim

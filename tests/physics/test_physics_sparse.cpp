@@ -35,10 +35,17 @@ TEST_CASE("physics_sp24_memory_bound_speedup_at_most_byte_ratio", "[physics][spa
                   << op["utilization"]["dram"]);
   CHECK(op["limiter"] == "dram");
   CHECK(op["utilization"]["dram"].get<double>() >= 0.9);
-  // Both kernels stream at >= 90% of sustained DRAM bandwidth; the sparse one may use
-  // it up to 2% better than its dense twin, no more.
-  CHECK(s <= byte_ratio * 1.02);
   CHECK(s >= 1.5);
+  // Like for like, both kernels unsplit (the chooser may split the dense twin's K, whose
+  // reduction kernel then adds its latency and partial sums): both stream at >= 90% of
+  // sustained DRAM bandwidth, and the sparse one may use it up to 2% better than its
+  // dense twin, no more.
+  const nlohmann::json unsplit =
+      run_stats("--arch a100 --gemm 8x8192x8192 --sparsity 2:4 -p mapping.split_k=1")["ops"][0];
+  const double s1 = unsplit["speedup_vs_dense"];
+  INFO("unsplit speedup " << s1 << " dram util " << unsplit["utilization"]["dram"]);
+  CHECK(unsplit["utilization"]["dram"].get<double>() >= 0.9);
+  CHECK(s1 <= byte_ratio * 1.02);
 }
 
 TEST_CASE("physics_sp24_narrow_metadata_path_lowers_speedup", "[physics][sparse]") {
