@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "sim/core/input_error.h"
 #include "sim/core/registry.h"
@@ -180,6 +181,14 @@ const OpStat memoized_stat{
 
 }  // namespace
 
+void Gpu::set_l2_policy(L2Policy p) {
+  if (p == L2Policy::kWarm && mapping_req_.policy == "exhaustive")
+    throw InputError(
+        "mapping.policy exhaustive simulates each candidate from a flushed L2, which --l2 warm "
+        "would not give the GEMMs after it: use --l2 flush (the default) or another policy");
+  l2_policy_ = p;
+}
+
 void Gpu::flush_between_ops() {
   wait_until(mem_->idle_at());  // untimed: the harness's flush waits for it too
   mem_->invalidate_l2();
@@ -214,15 +223,80 @@ void Gpu::driver() {
         continue;
       }
     }
-    start_snap_ = snapshot();
-    const Cycle start = now_cycles();
-    for (const auto& launch : plan.launches) run_kernel(*launch);
-    results_.push_back(collect(op, kernel, plan, start, now_cycles()));
+    results_.push_back(mapping_req_.policy == "exhaustive" ? simulate_fastest(op, kernel, plan)
+                                                           : simulate(op, kernel, plan));
     if (memoize_) memo_.emplace(key, results_.size() - 1);
     if (on_op_done_) on_op_done_(results_.size(), ops_.size());
   }
   // No sc_stop(): with the driver done and every SM waiting for a launch, the
   // event queue empties and sc_start() returns.
+}
+
+OpResult Gpu::simulate(const GemmOp& op, const IKernel& kernel, const KernelPlan& plan) {
+  start_snap_ = snapshot();
+  const Cycle start = now_cycles();
+  for (const auto& launch : plan.launches) run_kernel(*launch);
+  return collect(op, kernel, plan, start, now_cycles());
+}
+
+OpResult Gpu::simulate_fastest(const GemmOp& op, const IKernel& kernel, const KernelPlan& chosen) {
+  std::vector<KernelMapping> cands = kernel.ranked_mappings(op, *env_, mapping_req_.exhaustive_top);
+  // The chooser's own pick too (its margin rule may prefer one outside the top by raw
+  // estimate), so that exhaustive is never slower than chooser.
+  auto same_schedule = [](const KernelMapping& a, const KernelMapping& b) {
+    return a.cta_m == b.cta_m && a.cta_n == b.cta_n && a.cta_k == b.cta_k && a.warp_m == b.warp_m &&
+           a.warp_n == b.warp_n && a.stages == b.stages && a.split_k == b.split_k &&
+           a.swizzle == b.swizzle && a.layout == b.layout &&
+           a.b_fragment_buffers == b.b_fragment_buffers;
+  };
+  if (!cands.empty() && std::none_of(cands.begin(), cands.end(), [&](const KernelMapping& c) {
+        return same_schedule(c, chosen.map);
+      })) {
+    cands.push_back(chosen.map);
+    cands.back().chosen_by = "the chooser's pick, " + chosen.map.chosen_by;
+  }
+  if (cands.empty()) {
+    OpResult r = simulate(op, kernel, chosen);
+    const MappingRequest& q = mapping_req_;
+    const bool given = q.cta_m || q.cta_n || q.cta_k || q.warp_m || q.warp_n;
+    r.mapping.chosen_by += given ? "; exhaustive: the tile was given, not searched"
+                                 : "; exhaustive: " + std::string(kernel.name()) +
+                                       "'s mapping is not searched by simulation";
+    return r;
+  }
+  std::optional<OpResult> best;
+  std::size_t best_rank = 0;
+  for (std::size_t i = 0; i < cands.size(); ++i) {
+    // Each candidate meets what the op itself would: a flushed L2, the first addresses
+    // (the chooser's plan, made before, took some).
+    flush_between_ops();
+    const KernelMapping& c = cands[i];
+    MappingRequest pinned = mapping_req_;
+    pinned.policy = "chooser";
+    pinned.cta_m = c.cta_m, pinned.cta_n = c.cta_n, pinned.cta_k = c.cta_k;
+    pinned.warp_m = c.warp_m, pinned.warp_n = c.warp_n;
+    pinned.stages = c.stages, pinned.split_k = c.split_k, pinned.swizzle = c.swizzle;
+    pinned.layout = c.layout, pinned.b_fragment_buffers = c.b_fragment_buffers;
+    const KernelEnv env{env_->num_sms,
+                        env_->clock_mhz,
+                        env_->sm,
+                        env_->tc,
+                        env_->smem,
+                        env_->tma,
+                        pinned,
+                        env_->l2_bytes_per_cycle,
+                        env_->dram_bytes_per_cycle,
+                        env_->l2_hit_latency,
+                        env_->gpu_name};
+    const KernelPlan plan = kernel.plan(op, env, [this](double bytes) { return allocate(bytes); });
+    OpResult r = simulate(op, kernel, plan);
+    if (!best || r.seconds < best->seconds) best = std::move(r), best_rank = i;
+  }
+  best->mapping.chosen_by = "exhaustive: fastest of " + std::to_string(cands.size()) +
+                            " simulated (the estimate's best " +
+                            std::to_string(mapping_req_.exhaustive_top) +
+                            " and the chooser's pick), " + cands[best_rank].chosen_by;
+  return *best;
 }
 
 OpResult Gpu::collect(const GemmOp& op, const IKernel& kernel, const KernelPlan& plan, Cycle start,

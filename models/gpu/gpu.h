@@ -37,7 +37,9 @@ class Gpu : public sc_core::sc_module {
   double peak_tflops(const MmaKind& k) const;
   double peak_products_per_second(const MmaKind& k) const;  // real multiplies
   // What the L2 holds when each GEMM starts (models/gpu/l2_policy.h); flush by default.
-  void set_l2_policy(L2Policy p) { l2_policy_ = p; }
+  // mapping.policy exhaustive needs flush (each candidate starts from a flushed L2):
+  // warm is an InputError.
+  void set_l2_policy(L2Policy p);
   // Under warm: start every GEMM with an empty L2 all the same (its dirty lines dropped,
   // their write-backs not charged), so a sparse GEMM and its dense twin meet the same
   // cache. Flush does more (drained, L1s emptied, same addresses).
@@ -68,6 +70,11 @@ class Gpu : public sc_core::sc_module {
   const IKernel& kernel_for(const GemmOp& op) const;
   OpResult collect(const GemmOp& op, const IKernel& kernel, const KernelPlan& plan, Cycle start,
                    Cycle end) const;
+  // Run `plan` of `op` from now and collect its result.
+  OpResult simulate(const GemmOp& op, const IKernel& kernel, const KernelPlan& plan);
+  // mapping.policy exhaustive: simulate the kernel's best candidates by its estimate, each
+  // from a flushed L2, and keep the fastest (in seconds, at its own settled clock).
+  OpResult simulate_fastest(const GemmOp& op, const IKernel& kernel, const KernelPlan& chosen);
   // What the op did, for the power model (from the record and the snapshots' differences).
   struct Snapshot;
   PowerActivity power_activity(const OpResult& r, const Snapshot& now, const Snapshot& s0) const;

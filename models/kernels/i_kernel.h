@@ -81,6 +81,13 @@ class IKernel {
   // Empty if the kernel can run `op` here, else why not (for an InputError).
   virtual std::string cannot_run(const GemmOp& op, const KernelEnv& env) const = 0;
   virtual KernelMapping mapping(const GemmOp& op, const KernelEnv& env) const = 0;
+  // The `n` best mappings by the kernel's own estimate, best first, for
+  // mapping.policy exhaustive to simulate; empty when the kernel's mapping is not
+  // searched that way (a fixed schedule, or the user gave the tile).
+  virtual std::vector<KernelMapping> ranked_mappings(const GemmOp& /*op*/, const KernelEnv& /*env*/,
+                                                     int /*n*/) const {
+    return {};
+  }
   virtual Occupancy occupancy(const GemmOp& op, const KernelMapping& map,
                               const KernelEnv& env) const = 0;
   virtual KernelPlan plan(const GemmOp& op, const KernelEnv& env,

@@ -34,6 +34,13 @@ KernelMapping TensorCoreKernel::mapping(const GemmOp& op, const KernelEnv& env) 
   return choose_mapping(kp, hw, env.request, tile_cost(kp, hw));
 }
 
+std::vector<KernelMapping> TensorCoreKernel::ranked_mappings(const GemmOp& op, const KernelEnv& env,
+                                                             int n) const {
+  const GemmOp kp = kernel_problem(op);
+  const ChooserHardware hw = env.chooser(op.kind());
+  return rank_mappings(kp, hw, env.request, tile_cost(kp, hw), n);
+}
+
 Occupancy TensorCoreKernel::occupancy(const GemmOp& op, const KernelMapping& map,
                                       const KernelEnv& env) const {
   return stcsim::occupancy(map, env.sm, op.kind());

@@ -15,6 +15,8 @@ class TensorCoreKernel : public IKernel {
  public:
   std::vector<ParamDecl> params() const override;  // the mapping's tile keys
   KernelMapping mapping(const GemmOp& op, const KernelEnv& env) const override;
+  std::vector<KernelMapping> ranked_mappings(const GemmOp& op, const KernelEnv& env,
+                                             int n) const override;
   // How the chooser scores this kernel's candidate tiles for `kp` (the kernel's problem):
   // the multistage GEMM's estimate with split-K by default.
   virtual TileCost tile_cost(const GemmOp& /*kp*/, const ChooserHardware& /*hw*/) const {

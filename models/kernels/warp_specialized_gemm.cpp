@@ -54,6 +54,10 @@ class WarpSpecializedGemm : public TensorCoreKernel {
   KernelMapping mapping(const GemmOp& op, const KernelEnv& env) const override {
     return choose_ws_mapping(kernel_problem(op), env);
   }
+  // Its (tile, cluster, schedule) choice is not searched by simulation (yet).
+  std::vector<KernelMapping> ranked_mappings(const GemmOp&, const KernelEnv&, int) const override {
+    return {};
+  }
   Occupancy occupancy(const GemmOp&, const KernelMapping&, const KernelEnv& env) const override {
     // One persistent CTA per SM: its stages fill shared memory, and setmaxnreg hands the
     // consumers the registers the producer gives up.

@@ -104,12 +104,18 @@ std::vector<ParamDecl> MappingRequest::params() {
       string_param("schedule", d.schedule, {"auto", "cooperative", "pingpong"},
                    "warp-specialized kernels (sm90): two consumer warpgroups sharing each tile "
                    "(cooperative) or alternating tiles (pingpong); auto: chosen"),
-      string_param("policy", d.policy, {"chooser", "cutlass_sm80", "cutlass_sm90"},
+      string_param("policy", d.policy, {"chooser", "cutlass_sm80", "cutlass_sm90", "exhaustive"},
                    "candidate tiles of the kernels' chooser: the documented set (chooser), the "
                    "ones CUTLASS's generator instantiates for sm80 (cutlass_sm80: multistage "
                    "kernels) or for sm90 (cutlass_sm90: tile, cluster and schedule of "
                    "warp_specialized_gemm; an error on a GPU without wgmma and TMA); the "
-                   "kernel's estimate picks among them either way (docs/mapping.md)"),
+                   "kernel's estimate picks among them, except under exhaustive: the documented "
+                   "set's exhaustive_top best by the estimate are each simulated and the "
+                   "fastest kept (multistage and block-sparse kernels; needs --l2 flush; "
+                   "docs/mapping.md)"),
+      int_param("exhaustive_top", "candidates", d.exhaustive_top, 1, 32,
+                "mapping.policy exhaustive: how many of the estimate's best candidates are "
+                "simulated per GEMM (each a full simulation of the op)"),
       int_param(
           "cluster_m", "CTAs", d.cluster_m, 0, 4,
           "warp-specialized kernels (sm90): CTAs of a cluster along M, which share each B tile by "
@@ -141,6 +147,7 @@ MappingRequest MappingRequest::from(const ParamSet& p) {
   r.schedule = p.get_string("schedule");
   r.cluster_m = int(p.get_int("cluster_m"));
   r.policy = p.get_string("policy");
+  r.exhaustive_top = int(p.get_int("exhaustive_top"));
   r.b_fragment_buffers = int(p.get_int("b_fragment_buffers"));
   return r;
 }
@@ -314,9 +321,18 @@ TileCost block_tile_cost(const GemmOp& op, const ChooserHardware& hw) {
       false};
 }
 
-KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const MappingRequest& req,
-                             const TileCost& cost) {
-  const bool tile_given = req.cta_m || req.cta_n || req.cta_k || req.warp_m || req.warp_n;
+namespace {
+
+struct ScoredMapping {
+  KernelMapping map;
+  double cycles;  // the kernel's estimate
+};
+
+// Every candidate of `req` (the user's tile, or the policy's set) that fits, with each
+// split-K it may take, scored by the kernel's estimate, in candidate order.
+std::vector<ScoredMapping> score_mappings(const GemmOp& op, const ChooserHardware& hw,
+                                          const MappingRequest& req, const TileCost& cost,
+                                          bool tile_given) {
   std::vector<KernelMapping> cands;
   if (tile_given) {
     if (!(req.cta_m && req.cta_n && req.cta_k && req.warp_m && req.warp_n))
@@ -340,8 +356,7 @@ KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const 
     cands = req.policy == "cutlass_sm80" ? cutlass_sm80_candidates(op.kind())
                                          : mapping_candidates(op.dtype);
   }
-  KernelMapping best;
-  double best_cost = INFINITY;
+  std::vector<ScoredMapping> out;
   for (auto m : cands) {
     m.layout = req.layout;
     m.b_fragment_buffers = req.b_fragment_buffers
@@ -368,23 +383,57 @@ KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const 
       m.split_k = s;
       const double tiles_n = std::ceil(double(op.n) / m.cta_n);
       m.swizzle = req.swizzle ? req.swizzle : int(std::min(8.0, tiles_n));
-      const double c = cost.cycles ? cost.cycles(m) : estimate_cycles(op, hw, m);
-      // The estimate is rough: a later candidate (smaller tile, more splits) must win
-      // by a clear margin to displace an earlier one.
-      if (c < best_cost * kSwitchMargin) {
-        best_cost = c;
-        best = m;
-      }
+      out.push_back({m, cost.cycles ? cost.cycles(m) : estimate_cycles(op, hw, m)});
+    }
+  }
+  return out;
+}
+
+bool tile_given(const MappingRequest& req) {
+  return req.cta_m || req.cta_n || req.cta_k || req.warp_m || req.warp_n;
+}
+
+}  // namespace
+
+KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const MappingRequest& req,
+                             const TileCost& cost) {
+  const bool given = tile_given(req);
+  KernelMapping best;
+  double best_cost = INFINITY;
+  for (const ScoredMapping& c : score_mappings(op, hw, req, cost, given)) {
+    // The estimate is rough: a later candidate (smaller tile, more splits) must win
+    // by a clear margin to displace an earlier one.
+    if (c.cycles < best_cost * kSwitchMargin) {
+      best_cost = c.cycles;
+      best = c.map;
     }
   }
   if (!std::isfinite(best_cost))
     throw InputError("mapping: no candidate fits this SM for " + op.kind().str());
-  if (!tile_given) {
+  if (!given) {
     std::ostringstream os;
     os << "heuristic (estimated " << std::llround(best_cost) << " cycles)";
     best.chosen_by = os.str();
   }
   return best;
+}
+
+std::vector<KernelMapping> rank_mappings(const GemmOp& op, const ChooserHardware& hw,
+                                         const MappingRequest& req, const TileCost& cost, int n) {
+  if (tile_given(req)) return {};
+  std::vector<ScoredMapping> scored = score_mappings(op, hw, req, cost, false);
+  std::stable_sort(
+      scored.begin(), scored.end(),
+      [](const ScoredMapping& a, const ScoredMapping& b) { return a.cycles < b.cycles; });
+  std::vector<KernelMapping> out;
+  for (std::size_t i = 0; i < scored.size() && int(out.size()) < n; ++i) {
+    if (!std::isfinite(scored[i].cycles)) break;
+    std::ostringstream os;
+    os << "estimate rank " << i + 1 << " (" << std::llround(scored[i].cycles) << " cycles)";
+    scored[i].map.chosen_by = os.str();
+    out.push_back(scored[i].map);
+  }
+  return out;
 }
 
 static CatalogEntry mapping_entry{ComponentInfo{

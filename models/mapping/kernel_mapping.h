@@ -76,7 +76,8 @@ struct MappingRequest {
   // "cutlass_sm80" (what CUTLASS's generator instantiates for sm80, cutlass_sm80_tiles.h,
   // for the multistage kernels) or "cutlass_sm90" (its sm90 tiles, clusters and schedules,
   // cutlass_sm90_tiles.h, for warp_specialized_gemm only).
-  std::string policy = "chooser";
+  std::string policy = "chooser";  // or "exhaustive": the chooser's set, the best simulated
+  int exhaustive_top = 4;           // exhaustive: candidates simulated per GEMM
   static std::vector<ParamDecl> params();
   static MappingRequest from(const ParamSet& p);
 };
@@ -108,6 +109,12 @@ struct TileCost {
 // `op` is the problem as the kernel runs it (kernel_problem).
 KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const MappingRequest& req,
                              const TileCost& cost = {});
+
+// The `n` best candidates of `req` by the kernel's estimate, best first, each with its
+// split-K and swizzle and `chosen_by` naming its rank; empty when the user gave the tile.
+// What mapping.policy exhaustive simulates (models/gpu/gpu.cpp).
+std::vector<KernelMapping> rank_mappings(const GemmOp& op, const ChooserHardware& hw,
+                                         const MappingRequest& req, const TileCost& cost, int n);
 
 // Block-sparse weights (op.block_map, blocks of r x c along the kernel's M and K): a CTA
 // of cta_m rows runs over the union of its rows' kept block columns, so the chooser
