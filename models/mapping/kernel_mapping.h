@@ -77,7 +77,7 @@ struct MappingRequest {
   // for the multistage kernels) or "cutlass_sm90" (its sm90 tiles, clusters and schedules,
   // cutlass_sm90_tiles.h, for warp_specialized_gemm only).
   std::string policy = "chooser";  // or "exhaustive": the chooser's set, the best simulated
-  int exhaustive_top = 4;           // exhaustive: candidates simulated per GEMM
+  int exhaustive_top = 4;          // exhaustive: candidates simulated per GEMM
   static std::vector<ParamDecl> params();
   static MappingRequest from(const ParamSet& p);
 };
