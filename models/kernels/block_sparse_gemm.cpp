@@ -124,12 +124,18 @@ class BlockSparseCta : public MainloopCta {
     }
     // Gather: the activations the kept blocks multiply. The kernel reads X^T (K-major, as
     // gathering SpMM kernels do): a kept K column is a contiguous row of the x tile's
-    // activations, so narrow blocks do not waste sectors.
+    // activations, so narrow blocks do not waste sectors. A convolution's activation is
+    // its NHWC input instead (implicit GEMM, conv_activation.h): each pixel's slice of
+    // the kept channels.
     const std::uint64_t bb = k_.base.b + std::uint64_t(task_.batch) * k_.b_stride;
-    for (const auto& [k0, len] : t.b_segs)
-      r.runs.push_back(RowRun{bb + std::uint64_t((k0 * op.n + n0) * eb),
-                              std::uint32_t(tile_cols * eb), std::uint32_t(len),
-                              std::uint64_t(op.n * eb)});
+    for (const auto& [k0, len] : t.b_segs) {
+      if (k_.activation.present())
+        conv_activation_runs(k_.activation, bb, n0, tile_cols, k0, len, r.runs);
+      else
+        r.runs.push_back(RowRun{bb + std::uint64_t((k0 * op.n + n0) * eb),
+                                std::uint32_t(tile_cols * eb), std::uint32_t(len),
+                                std::uint64_t(op.n * eb)});
+    }
     sm_.submit(r);
   }
 
@@ -187,7 +193,8 @@ class BlockSparseGemm : public TensorCoreKernel {
     KernelPlan p = start_plan(op, env);
     const KernelMapping& map = p.map;
     const GemmOp kp = kernel_problem(op);
-    TensorAddresses addr = allocate_operands(op, map, allocate);
+    const ConvActivation activation = conv_activation(op);
+    TensorAddresses addr = allocate_operands(op, map, allocate, activation);
     addr.index = allocate(
         4.0 * double(op.block_map->block_rows + 1 + op.block_map->nnz()));  // row_ptr, col_idx
     auto k = std::make_unique<BlockSparseLaunch>();
@@ -195,7 +202,10 @@ class BlockSparseGemm : public TensorCoreKernel {
     k->ctas_per_sm = p.occupancy.ctas_per_sm;
     k->warp_work = TensorCoreWarps(map, k->mma, env.smem);
     k->panels = build_panel_plans(*op.block_map, kp, map.cta_m, map.cta_k, k->mma.a_bytes_per_k());
-    k->b_stride = std::uint64_t(kp.n * kp.k * input_bytes(op.dtype));
+    k->activation = activation;
+    k->b_stride = activation.present()  // the next group's channels, in the same pixels
+                      ? std::uint64_t(activation.group_channels * activation.element_bytes)
+                      : std::uint64_t(kp.n * kp.k * input_bytes(op.dtype));
     k->c_stride = std::uint64_t(kp.m * kp.n * output_bytes(op.dtype));
     k->workspace_stride = std::uint64_t(4 * map.split_k * kp.m * kp.n);
     int splits = 1;

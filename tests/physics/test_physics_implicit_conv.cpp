@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 
+#include "tests/support/real_model_skip.h"
 #include "tests/support/run_stcsim.h"
 
 using namespace stcsim::test;
@@ -86,4 +87,20 @@ TEST_CASE("physics_conv3x3_more_images_never_take_less_time", "[physics][conv]")
       prev = cyc;
     }
   }
+}
+
+TEST_CASE("physics_block_pruned_convs_read_no_more_than_their_dense_twins",
+          "[physics][conv][block]") {
+  // face-api's ResNet-34 (29 convolutions, most 3x3) pruned in 32x32 blocks: the
+  // block-skipping kernel gathers the kept channels of each pixel from the NHWC input,
+  // so its DRAM reads stay at or under the dense model's (input once, fewer weights),
+  // not at the unrolled operand's 9x.
+  if (skip_without_real_model("resnet34_face")) return;
+  const auto j =
+      run_stats("--arch a100 --model resnet34_face --batch 8 --prune dense,block:32x32@0.5");
+  REQUIRE(j["variants"].size() == 2);
+  const double dense = j["variants"][0]["dram_read_bytes"],
+               block = j["variants"][1]["dram_read_bytes"];
+  INFO("DRAM reads: dense " << dense << ", block " << block);
+  CHECK(block <= 1.05 * dense);
 }
