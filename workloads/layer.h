@@ -60,6 +60,9 @@ struct Model {
   bool real_weights = false;
   std::vector<Layer> layers;              // execution order
   std::map<std::string, Tensor> weights;  // by Layer::weight, in OIHW / [out, in] order
+  // What the loader could not lower or had to assume (a tensor skipped and why, a dynamic
+  // input size): printed before a run, never dropped silently.
+  std::vector<std::string> notes;
 };
 
 }  // namespace stcsim::workloads

@@ -24,8 +24,9 @@ Command add_models_command(CLI::App& app) {
       std::cout << "  " << name << "\tshapes only\t" << m.layers.size() << " layers\t"
                 << m.description << "\n";
     }
-    std::cout << "Or give a checkpoint path (.safetensors, .npy, TF.js model.json, .onnx): its 2-D "
-                 "tensors run as Linear layers.\n";
+    std::cout << "Or give a checkpoint path: an .onnx graph is lowered node by node (Conv, MatMul, "
+                 "Gemm); a weight file (.safetensors, .npy, TF.js model.json) runs its 2-D tensors "
+                 "as Linear layers. What is not lowered is listed as a note.\n";
     return 0;
   };
 }

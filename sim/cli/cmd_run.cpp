@@ -223,6 +223,8 @@ Command add_run_command(CLI::App& app) {
     std::vector<std::string> variants;
     if (!o->model.empty()) {
       const workloads::Model model = load_any_model(o->model);
+      for (const auto& note : model.notes)
+        std::cerr << "stcsim: note: " << model.name << ": " << note << "\n";
       ModelRunOptions mo;
       mo.lowering = default_lowering(o->model);
       if (batch > 0) mo.lowering.batch = batch;

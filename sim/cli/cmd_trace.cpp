@@ -54,6 +54,8 @@ Command add_trace_command(CLI::App& app) {
     if (sub->count("--min-density"))
       po.min_density = fraction_option("--min-density", o->min_density);
     const workloads::Model model = load_any_model(o->model);
+    for (const auto& note : model.notes)
+      std::cerr << "stcsim: note: " << model.name << ": " << note << "\n";
     workloads::LoweringOptions low = default_lowering(o->model);
     if (o->batch > 0) low.batch = o->batch;
     if (o->seq > 0) low.seq_len = o->seq;

@@ -37,7 +37,7 @@ std::string format_report(const RunRequest& req, const RunResult& res) {
     for (const auto& v : res.variants) name_width = std::max(name_width, v.op.name.size() + 8);
   os << padr("gemm", name_width) << padr("MxNxK", 18) << padr("dtype", 6) << pad("cycles", 11)
      << pad("time us", 10) << pad("TFLOP/s", 9) << pad("%peak", 7) << pad("tc", 5) << pad("smem", 5)
-     << pad("l2", 5) << pad("dram", 5) << "  " << padr("limiter", 9) << "mapping\n";
+     << pad("l2", 5) << pad("dram", 5) << "  " << padr("limiter", 11) << "mapping\n";
   auto row = [&](const OpResult& r, bool details) {
     std::string shape = details ? std::to_string(r.op.m) + "x" + std::to_string(r.op.n) + "x" +
                                       std::to_string(r.op.k)
@@ -52,7 +52,7 @@ std::string format_report(const RunRequest& req, const RunResult& res) {
        << pad(fmt("%.1f", r.peak_tflops > 0 ? 100 * r.tflops / r.peak_tflops : 0), 7)
        << pad(fmt("%.2f", r.util_tensor), 5) << pad(fmt("%.2f", r.util_smem), 5)
        << pad(fmt("%.2f", r.util_l2), 5) << pad(fmt("%.2f", r.util_dram), 5) << "  "
-       << padr(r.limiter, 9);
+       << padr(r.limiter, 11);
     if (details && !r.op.weight_pattern.empty()) os << "[" << r.op.weight_pattern << "] ";
     if (details && r.op.batch > 1) os << "x" << r.op.batch << " ";
     if (details) {

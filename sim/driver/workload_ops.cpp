@@ -13,6 +13,7 @@
 #include "sim/driver/gemm_list.h"
 #include "workloads/loaders/load_weights.h"
 #include "workloads/pruning/prune_spec.h"
+#include "workloads/real_models/onnx_graph.h"
 #include "workloads/real_models/real_models.h"
 #include "workloads/trace/trace_builder.h"
 #include "workloads/zoo/zoo.h"
@@ -113,11 +114,28 @@ workloads::Model load_any_model(const std::string& name) {
                      "; or a checkpoint file path)");
   }
   workloads::Model m;
-  m.name = std::filesystem::path(name).stem().string();
+  const std::filesystem::path p(name);
+  if (p.extension() == ".onnx" && !std::filesystem::is_directory(p)) {
+    // A graph: lowered by walking its nodes (Conv, MatMul, Gemm), not by tensor rank.
+    m = workloads::lower_onnx_graph(name);
+    m.name = p.stem().string();
+    return m;
+  }
+  m.name = p.stem().string();
   m.source = name;
   m.real_weights = true;
   for (auto& t : workloads::load_weights(name)) {
-    if (t.shape.size() != 2) continue;  // biases, norms, embeddings of other ranks
+    if (t.shape.size() != 2) {
+      // Biases and norms (1-D) are not layers; anything larger is said, never dropped.
+      if (t.shape.size() > 2) {
+        std::string dims;
+        for (auto d : t.shape) dims += (dims.empty() ? "" : "x") + std::to_string(d);
+        m.notes.push_back("tensor '" + t.name + "' [" + dims +
+                          "] not lowered: a weight file without a graph runs its 2-D tensors "
+                          "as Linear layers only (an .onnx graph lowers its Conv nodes)");
+      }
+      continue;
+    }
     workloads::Layer l;
     l.name = t.name;
     l.kind = workloads::LayerKind::Linear;
