@@ -4,11 +4,15 @@
 // simulation per process); the dense baseline runs once.
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -45,11 +49,29 @@ double run_point(const std::string& exe, const std::string& args, const std::str
   return nlohmann::json::parse(in)["ops"][0]["cycles"].get<double>();
 }
 
-// One curve: a name and the `stcsim run` arguments of its point at sparsity S.
+// One curve: a name, its sparsities and the `stcsim run` arguments of its point at S.
 struct Series {
   std::string name;
+  std::vector<double> xs;
   std::function<std::string(const std::string& s)> args;
+  std::vector<double> ys;  // speedup over dense at each of xs
 };
+
+// A directory-safe form of a curve's name ("block:32x32" -> "block_32x32").
+std::string dir_name(std::string s) {
+  for (char& c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
+  return s;
+}
+
+std::vector<std::string> split_patterns(const std::string& list) {
+  std::vector<std::string> out;
+  std::stringstream ss(list);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
 
 // Sparsity where a curve first exceeds 1, interpolated from the previous point; -1: never.
 double first_crossing(const std::vector<double>& xs, const std::vector<double>& ys) {
@@ -74,7 +96,8 @@ Command add_crossover_command(CLI::App& app) {
   sub->add_option("--gemm", o->gemm, "the GEMM as MxNxK")->required();
   sub->add_option("--pattern", o->pattern,
                   "block:RxC (1x1 to 64x64), unstructured (two curves: CSR SpMM on CUDA cores, "
-                  "and tensor cores over Vx1 column vectors, V = --vector), or 2:4")
+                  "and tensor cores over Vx1 column vectors, V = --vector), or 2:4; a comma "
+                  "list overlays several in one plot (e.g. 2:4,block:32x32,unstructured)")
       ->capture_default_str();
   sub->add_option("--vector", o->vector, "unstructured: V of the tensor-core curve's Vx1 vectors")
       ->check(CLI::Range(1, 64))
@@ -83,7 +106,8 @@ Command add_crossover_command(CLI::App& app) {
   sub->add_option("--block-dist", o->dist, "nonzeros over rows: uniform|skewed")
       ->capture_default_str();
   sub->add_option("--points", o->points,
-                  "sparsities to simulate (default 0..0.95 for blocks; 0.5..0.99 for unstructured)")
+                  "sparsities to simulate (default 0..0.95 for blocks; 0.5..0.99 for unstructured; "
+                  "2:4 is its one point at 0.5)")
       ->delimiter(',');
   sub->add_option("-p,--param", o->overrides,
                   "override a parameter: section.key=value (repeatable)");
@@ -91,12 +115,15 @@ Command add_crossover_command(CLI::App& app) {
       ->required();
   sub->add_flag("-q,--quiet", o->quiet, "no progress line");
   return [o, sub] {
-    const bool nm = o->pattern == "2:4", unstructured = o->pattern == "unstructured";
-    if (!nm && !unstructured && o->pattern.rfind("block:", 0) != 0)
-      throw InputError("--pattern: expected block:RxC, unstructured or 2:4, got '" + o->pattern +
-                       "'");
-    if (unstructured && sub->count("--points") == 0)
-      o->points = {0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99};
+    const std::vector<std::string> patterns = split_patterns(o->pattern);
+    if (patterns.empty()) throw InputError("--pattern: expected block:RxC, unstructured or 2:4");
+    for (const auto& pat : patterns)
+      if (pat != "2:4" && pat != "unstructured" && pat.rfind("block:", 0) != 0)
+        throw InputError(
+            "--pattern: expected block:RxC, unstructured or 2:4 (or a comma list), "
+            "got '" +
+            pat + "'");
+    const bool points_given = sub->count("--points") > 0;
     for (double p : o->points)
       if (!(p >= 0 && p <= 1)) throw InputError("--points: sparsities must be in [0, 1]");
     const std::string exe = sweep::self_executable();  // the children run this very stcsim
@@ -105,27 +132,39 @@ Command add_crossover_command(CLI::App& app) {
     for (const auto& p : o->overrides) common += " -p '" + p + "'";
     std::filesystem::create_directories(o->out);
     std::vector<Series> series;
-    std::vector<double> xs = o->points;
-    if (nm) {
-      xs = {0.5};
-      series.push_back({"2:4", [](const std::string&) { return std::string(" --sparsity 2:4"); }});
-    } else if (unstructured) {
-      const std::string dist = " --block-dist " + o->dist;
-      series.push_back({"csr_cuda_cores", [dist](const std::string& s) {
-                          return " --unstructured " + s + " --unstructured-kernel csr" + dist;
-                        }});
-      const std::string v = std::to_string(o->vector);
-      series.push_back({"tc_" + v + "x1_vectors", [dist, v](const std::string& s) {
-                          return " --unstructured " + s + " --unstructured-kernel tc:" + v + dist;
-                        }});
-    } else {
-      const std::string rc = o->pattern.substr(6), dist = " --block-dist " + o->dist;
-      series.push_back({o->pattern, [rc, dist](const std::string& s) {
-                          return " --block " + rc + "@" + s + dist;
-                        }});
+    const std::string dist = " --block-dist " + o->dist;
+    for (const auto& pat : patterns) {
+      if (pat == "2:4") {
+        series.push_back(
+            {"2:4", {0.5}, [](const std::string&) { return std::string(" --sparsity 2:4"); }, {}});
+      } else if (pat == "unstructured") {
+        const std::vector<double> xs =
+            points_given ? o->points : std::vector<double>{0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99};
+        series.push_back({"csr_cuda_cores",
+                          xs,
+                          [dist](const std::string& s) {
+                            return " --unstructured " + s + " --unstructured-kernel csr" + dist;
+                          },
+                          {}});
+        const std::string v = std::to_string(o->vector);
+        series.push_back({"tc_" + v + "x1_vectors",
+                          xs,
+                          [dist, v](const std::string& s) {
+                            return " --unstructured " + s + " --unstructured-kernel tc:" + v + dist;
+                          },
+                          {}});
+      } else {
+        const std::string rc = pat.substr(6);
+        series.push_back(
+            {pat,
+             o->points,
+             [rc, dist](const std::string& s) { return " --block " + rc + "@" + s + dist; },
+             {}});
+      }
     }
     // The dense run, then every point of every curve, one child at a time.
-    const std::int64_t runs = 1 + std::int64_t(xs.size() * series.size());
+    std::int64_t runs = 1;
+    for (const auto& se : series) runs += std::int64_t(se.xs.size());
     sweep::ProgressLine progress(std::cerr, isatty(2), runs, 0, 0, {"simulations", false, 0});
     std::int64_t done = 0;
     auto ran = [&] {
@@ -133,62 +172,94 @@ Command add_crossover_command(CLI::App& app) {
     };
     const double dense = run_point(exe, common, o->out + "/dense");
     ran();
-    std::vector<std::vector<double>> ys(series.size());
-    for (std::size_t i = 0; i < xs.size(); ++i) {
-      std::ostringstream s;
-      s << xs[i];
-      for (std::size_t j = 0; j < series.size(); ++j) {
+    for (auto& se : series)
+      for (std::size_t i = 0; i < se.xs.size(); ++i) {
+        std::ostringstream x;
+        x << se.xs[i];
         const std::string dir =
-            o->out + "/p" + std::to_string(i) + (series.size() > 1 ? "_" + series[j].name : "");
-        ys[j].push_back(dense / run_point(exe, common + series[j].args(s.str()), dir));
+            o->out + "/p" + std::to_string(i) + (series.size() > 1 ? "_" + dir_name(se.name) : "");
+        se.ys.push_back(dense / run_point(exe, common + se.args(x.str()), dir));
         ran();
       }
-    }
     if (!o->quiet) progress.finish(done, 0);
+    // Every curve's sparsities, in order; a curve without a point at one is NaN there.
+    std::vector<double> xs;
+    for (const auto& se : series) xs.insert(xs.end(), se.xs.begin(), se.xs.end());
+    std::sort(xs.begin(), xs.end());
+    xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
+    auto at = [](const Series& se, double x) {
+      for (std::size_t i = 0; i < se.xs.size(); ++i)
+        if (se.xs[i] == x) return se.ys[i];
+      return std::numeric_limits<double>::quiet_NaN();
+    };
     std::ostringstream csv;  // written whole, atomically, below
     csv << "sparsity";
     for (const auto& se : series) csv << "," << (series.size() > 1 ? se.name : "speedup");
     csv << "\n";
     std::cout << "crossover: " << o->gemm << " " << o->dtype << " " << o->pattern << " on "
               << o->arch << " (dense " << dense << " cycles); speedup over dense\n  sparsity";
-    for (const auto& se : series) std::cout << "  " << se.name;
+    for (const auto& se : series) {
+      const std::size_t w = std::max<std::size_t>(7, se.name.size());
+      std::cout << "  " << std::string(w - std::min(w, se.name.size()), ' ') << se.name;
+    }
     std::cout << "\n";
-    for (std::size_t i = 0; i < xs.size(); ++i) {
-      csv << xs[i];
+    for (double x : xs) {
+      csv << x;
       char cell[64];
-      std::snprintf(cell, sizeof cell, "  %8.3f", xs[i]);
+      std::snprintf(cell, sizeof cell, "  %8.3f", x);
       std::cout << cell;
-      for (std::size_t j = 0; j < series.size(); ++j) {
-        csv << "," << ys[j][i];
-        std::snprintf(cell, sizeof cell, "  %*.3f",
-                      int(std::max<std::size_t>(7, series[j].name.size())), ys[j][i]);
+      for (const auto& se : series) {
+        const double y = at(se, x);
+        const int w = int(std::max<std::size_t>(7, se.name.size()));
+        if (std::isnan(y)) {
+          csv << ",NaN";
+          std::snprintf(cell, sizeof cell, "  %*s", w, "-");
+        } else {
+          csv << "," << y;
+          std::snprintf(cell, sizeof cell, "  %*.3f", w, y);
+        }
         std::cout << cell;
       }
       csv << "\n";
       std::cout << "\n";
     }
     write_atomically(o->out + "/crossover.csv", csv.str());
-    for (std::size_t j = 0; j < series.size(); ++j) {
-      const double cross = first_crossing(xs, ys[j]);
-      std::cout << "  " << series[j].name << ": ";
-      if (cross >= 0)
-        std::cout << "first beats dense at sparsity " << cross << "\n";
+    std::vector<double> crossings;
+    for (const auto& se : series) {
+      crossings.push_back(first_crossing(se.xs, se.ys));
+      std::cout << "  " << se.name << ": ";
+      if (crossings.back() >= 0)
+        std::cout << "first beats dense at sparsity " << crossings.back() << "\n";
       else
         std::cout << "never beats dense on these points\n";
     }
     // Names relative to the script's folder, so `gnuplot crossover.gp` reruns it there.
     std::ostringstream gp;
-    gp << "set terminal png size 800,500 noenhanced\n"
+    gp << "set terminal png size 900,560 noenhanced\n"
        << sweep::gp_output("crossover.png")
-       << "set datafile separator ','\nset xlabel 'weight sparsity'\nset ylabel 'speedup over "
-          "dense'\n"
+       << "set datafile separator ','\nset datafile missing 'NaN'\n"
+       << "set xlabel 'weight sparsity (fraction of the weights pruned away)'\n"
+       << "set ylabel 'speedup over dense (x, same GEMM and GPU)'\n"
+       << "set xrange [" << std::min(0.0, xs.front() - 0.02) << ":"
+       << std::max(1.0, xs.back() + 0.02) << "]\nset xtics 0.1\nset mxtics 2\n"
        << "set key left top\nset title "
        << sweep::gp_str(o->gemm + " " + o->dtype + " " + o->pattern + " (" + o->arch + ")")
-       << "\nset grid\nplot ";
+       << "\nset grid\n";
+    // Each curve's crossing: an open circle on the dense line where it crosses, labelled
+    // with the curve and the sparsity, in the curve's colour (labels stacked below).
+    for (std::size_t j = 0; j < series.size(); ++j) {
+      if (crossings[j] < 0) continue;
+      char where[32];
+      std::snprintf(where, sizeof where, "%.3g", crossings[j]);
+      gp << "set label " << j + 1 << " " << sweep::gp_str(series[j].name + " > dense at " + where)
+         << " at " << crossings[j] << ", 1 point pt 6 ps 2.5 lc " << j + 1 << " tc lt " << j + 1
+         << " offset 1.5," << -1.5 - 1.3 * double(j) << "\n";
+    }
+    gp << "plot ";
     for (std::size_t j = 0; j < series.size(); ++j)
-      gp << "'crossover.csv' every ::1 using 1:" << j + 2 << " with linespoints title "
-         << sweep::gp_str(series[j].name) << ", ";
-    gp << "1 title 'dense' dt 2\n";
+      gp << "'crossover.csv' every ::1 using 1:" << j + 2 << " with linespoints lt " << j + 1
+         << " pt 7 ps 1.3 title " << sweep::gp_str(series[j].name) << ", ";
+    gp << "1 title 'dense (1x)' lc rgb 'black' dt 2\n";
     write_atomically(o->out + "/crossover.gp", gp.str());
     const std::string gnuplot = sweep::find_gnuplot();
     const std::string err =

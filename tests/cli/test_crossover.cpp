@@ -69,3 +69,34 @@ TEST_CASE("cli_crossover_bad_pattern_is_an_input_error", "[cli][crossover]") {
   CHECK(r.status == 2);
   CHECK(r.err.find("--pattern: expected block:RxC, unstructured or 2:4") != std::string::npos);
 }
+
+TEST_CASE("cli_crossover_overlays_patterns_and_marks_crossings", "[cli][crossover]") {
+  const std::string d = temp_dir("crossover_overlay");
+  const auto r = run_stcsim(
+      "crossover --arch a100 --gemm 1024x1024x1024 --pattern 2:4,block:32x32 --points 0.5,0.9 "
+      "--out " +
+      d);
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  // One column per curve; 2:4 has its one point at 0.5, NaN elsewhere.
+  const std::string csv = read(d + "/crossover.csv");
+  CHECK(csv.rfind("sparsity,2:4,block:32x32\n", 0) == 0);
+  std::istringstream in(csv);
+  std::string header, at_half, at_09;
+  std::getline(in, header);
+  std::getline(in, at_half);
+  std::getline(in, at_09);
+  CHECK(at_half.rfind("0.5,", 0) == 0);
+  CHECK(at_half.find("NaN") == std::string::npos);
+  CHECK(at_09.rfind("0.9,NaN,", 0) == 0);
+  // 32x32 blocks at 90% beat dense on this GEMM: its crossing is printed and marked on
+  // the plot with the axis labels in words and units.
+  CHECK(r.out.find("block:32x32: first beats dense at sparsity") != std::string::npos);
+  const std::string gp = read(d + "/crossover.gp");
+  CHECK(gp.find("weight sparsity (fraction of the weights pruned away)") != std::string::npos);
+  CHECK(gp.find("speedup over dense (x") != std::string::npos);
+  CHECK(gp.find("block:32x32 > dense at") != std::string::npos);
+  CHECK(gp.find("point pt 6") != std::string::npos);
+  CHECK(std::filesystem::exists(d + "/p0_2_4/stats.json"));
+  CHECK(std::filesystem::exists(d + "/p1_block_32x32/stats.json"));
+}
