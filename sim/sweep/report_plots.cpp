@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/core/registry.h"
 #include "sim/sweep/gnuplot_script.h"
 #include "sim/sweep/point_record.h"
 
@@ -18,12 +19,40 @@ void write_text(const std::string& path, const std::string& text) { write_atomic
 // x of value v on axis a: the number itself, or its position for words (dense, 2:4).
 double x_of(const AxisInfo& a, std::size_t v) { return a.numeric ? a.numbers[v] : double(v); }
 
+// A swept key in words: its parameter's one-line description (up to its first ';' or
+// '(' and at most 60 characters) and unit, then the key itself, e.g. "initiation interval
+// of an fp16 mma (cycles) [tensor_core.fp16_ii_cycles]". Keys that are no component
+// parameter (arch, a workload) stay as they are.
+std::string key_label(const std::string& key) {
+  const auto dot = key.find('.');
+  if (dot == std::string::npos) return key;
+  const std::string section = key.substr(0, dot), name = key.substr(dot + 1);
+  for (const ComponentInfo& c : ComponentCatalog::instance().all()) {
+    if (c.kind != section) continue;
+    for (const ParamDecl& d : c.params) {
+      if (d.key != name) continue;
+      std::string words = d.description.substr(0, d.description.find_first_of(";("));
+      while (!words.empty() && words.back() == ' ') words.pop_back();
+      if (words.size() > 60) words = words.substr(0, 57) + "...";
+      const bool unit = !d.unit.empty() && d.unit != "-";
+      if (words.empty()) return unit ? key + " (" + d.unit + ")" : key;
+      return words + (unit ? " (" + d.unit + ")" : "") + " [" + key + "]";
+    }
+  }
+  return key;
+}
+
+// An axis's keys in words, '/'-joined when several are zipped into one axis.
+std::string axis_label(const AxisInfo& a) {
+  std::string keys;
+  for (const auto& k : a.keys) keys += (keys.empty() ? "" : " / ") + key_label(k);
+  return keys.empty() ? a.name : keys;
+}
+
 // Tics at the swept values themselves when they are few, so a reader sees the grid.
 std::string x_axis_setup(const AxisInfo& a) {
   std::ostringstream os;
-  std::string keys;
-  for (const auto& k : a.keys) keys += (keys.empty() ? "" : " / ") + k;
-  os << "set xlabel " << gp_str(keys) << "\n";
+  os << "set xlabel " << gp_str(axis_label(a)) << "\n";
   if (a.log_scale) os << "set logscale x 2\n";
   if (!a.numeric || a.labels.size() <= 12) {
     os << "set xtics (";
@@ -233,7 +262,7 @@ PlotScript write_heatmap_plot(const ReportData& d, const std::string& dir) {
   gp << gp_preamble("heatmap.png", 1000, 750) << "set title \"" << gp_dq(d.name)
      << ": speedup vs reference point (geomean over workloads)"
      << (d.axes.size() > 2 ? "\\nother parameters at the reference point" : "") << "\" font ',13'\n"
-     << "set xlabel " << gp_str(ax.name) << "\nset ylabel " << gp_str(ay.name) << "\n"
+     << "set xlabel " << gp_str(axis_label(ax)) << "\nset ylabel " << gp_str(axis_label(ay)) << "\n"
      << "set xtics " << tics(ax) << "\nset ytics " << tics(ay) << "\n"
      << "set xrange [-0.5:" << ax.labels.size() - 0.5
      << "]\nset yrange [-0.5:" << ay.labels.size() - 0.5 << "]\n"

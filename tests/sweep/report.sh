@@ -21,6 +21,10 @@ for png in speedup_tensor_core_fp16_ii_cycles speedup_dram_bandwidth_gbps speedu
   [ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = "211PNG" ] || { echo "FAIL: $f is not a PNG"; exit 1; }
   [ "$(stat -c %s "$f")" -gt 15000 ] || { echo "FAIL: $f looks empty"; exit 1; }
 done
+# Axes in words and units, the key in brackets (not a bare dotted key).
+grep -q "^set xlabel '.* (cycles) \[tensor_core.fp16_ii_cycles\]'" "$r/speedup_tensor_core_fp16_ii_cycles.gp" ||
+  { echo "FAIL: the fp16_ii_cycles plot's x axis is not labelled in words and units"; exit 1; }
+grep -q "^set ylabel '.*\[" "$r/heatmap.gp" || { echo "FAIL: the heatmap's y axis has no words"; exit 1; }
 grep -q "^## Best points" "$r/summary.md" || { echo "FAIL: summary.md names no best point"; exit 1; }
 grep -q "| 1 | p" "$r/summary.md" || { echo "FAIL: summary.md ranks no point"; exit 1; }
 grep -q "Pareto front" "$r/summary.md" || { echo "FAIL: summary.md has no Pareto front"; exit 1; }

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <numeric>
 
@@ -82,7 +83,18 @@ TEST_CASE("validate_synthetic_report_and_statistics", "[cli][validation]") {
     CHECK(r.out.find("speedup error, " + kernel + ": ") != std::string::npos);
   }
   CHECK(rep["numerics_preset"] == "h100");
-  CHECK(std::filesystem::exists(out + "/scatter.gp"));
+  REQUIRE(std::filesystem::exists(out + "/scatter.gp"));
+  {
+    // Labelled ticks at 1-2-5 per decade, units on the axes, each group's MAPE in the title.
+    std::ifstream gp_file(out + "/scatter.gp");
+    const std::string gp((std::istreambuf_iterator<char>(gp_file)),
+                         std::istreambuf_iterator<char>());
+    CHECK(gp.find("set xtics (\"") != std::string::npos);
+    CHECK(gp.find("(us, log scale)") != std::string::npos);
+    CHECK(gp.find("our kernels: MAPE") != std::string::npos);
+    CHECK(gp.find("vendor libraries: MAPE") != std::string::npos);
+    CHECK(gp.find("nan") == std::string::npos);
+  }
   if (r.out.find("scatter.png") != std::string::npos) {
     std::ifstream png(out + "/scatter.png", std::ios::binary);
     char magic[4] = {};

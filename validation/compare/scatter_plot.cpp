@@ -1,8 +1,10 @@
 #include "validation/compare/scatter_plot.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <string>
 
 #include "sim/core/atomic_write.h"
 #include "sim/sweep/gnuplot_script.h"
@@ -36,39 +38,62 @@ std::string write_scatter_plot(const ValidationReport& r, const std::string& dir
     write_atomically(dir + "/scatter.dat", dat.str());
   }
   {
-    char title[320];
-    std::snprintf(title, sizeof title,
-                  "%s%s simulated as %s\\nour kernels: MAPE %.1f%% over %d GEMMs",
-                  r.synthetic ? "SYNTHETIC DATA - " : "", r.device.c_str(), r.arch.c_str(),
-                  r.ours.mape_percent, r.ours.n);
+    // The title states the agreement of whichever groups there are.
+    std::string title = std::string(r.synthetic ? "SYNTHETIC DATA - " : "") + r.device +
+                        " simulated as " + r.arch + "\\n";
+    char line[160];
+    if (r.ours.n > 0) {
+      std::snprintf(line, sizeof line, "our kernels: MAPE %.1f%% over %d GEMMs",
+                    r.ours.mape_percent, r.ours.n);
+      title += line;
+    }
+    if (r.vendor.n > 0) {
+      std::snprintf(line, sizeof line, "%svendor libraries: MAPE %.1f%% over %d GEMMs",
+                    r.ours.n > 0 ? "; " : "", r.vendor.mape_percent, r.vendor.n);
+      title += line;
+    }
+    // Ticks at 1, 2 and 5 of every decade in range, labelled, so a reader can read a
+    // time off the log axes (gnuplot's default labels only the decades).
+    const double x0 = lo / 1.25, x1 = hi * 1.25;
+    std::string tics;
+    for (double decade = std::pow(10.0, std::floor(std::log10(x0))); decade <= x1; decade *= 10)
+      for (double m : {1.0, 2.0, 5.0})
+        if (m * decade >= x0 && m * decade <= x1) {
+          char t[32];
+          std::snprintf(t, sizeof t, "\"%g\" %g", m * decade, m * decade);
+          tics += (tics.empty() ? "" : ", ") + std::string(t);
+        }
+    // Legend entries only for the groups present.
+    bool present[5] = {};
+    for (const auto& row : r.rows)
+      if (row.simulated) present[group_of(row.measured)] = true;
+    static const char* const kStyle[5] = {"pt 7 ps 1.2 title 'stcsim\\_dense'",
+                                          "pt 5 ps 1.2 title 'stcsim\\_sp24 (2:4)'",
+                                          "pt 6 ps 1.4 title 'cuBLAS, cuBLASLt, F.linear (dense)'",
+                                          "pt 4 ps 1.4 title 'cuSPARSELt, torch sparse (2:4)'",
+                                          "pt 9 ps 1.2 title 'stcsim\\_bsr, stcsim\\_csr'"};
     std::ostringstream gp;
     gp << "set terminal pngcairo size 860,860\n"
           "set size square\n"
           "set xrange ["
-       << lo / 1.25 << ":" << hi * 1.25
-       << "]\n"
-          "set yrange ["
-       << lo / 1.25 << ":" << hi * 1.25 << "]\n"
-       << sweep::gp_output("scatter.png")
-       << "set logscale xy\n"
-          "set grid\n"
+       << x0 << ":" << x1 << "]\nset yrange [" << x0 << ":" << x1 << "]\n"
+       << sweep::gp_output("scatter.png") << "set logscale xy\n";
+    if (!tics.empty()) gp << "set xtics (" << tics << ")\nset ytics (" << tics << ")\n";
+    gp << "set mxtics 10\nset mytics 10\n"
+          "set grid xtics ytics\n"
           "set key top left\n"
-          "set xlabel 'measured time (us)'\n"
-          "set ylabel 'predicted time (us)'\n"
+          "set xlabel 'measured time per GEMM (us, log scale)'\n"
+          "set ylabel 'predicted time per GEMM (us, log scale)'\n"
           "set title \""
        << title
        << "\" noenhanced\n"
           "grp(g, v) = ($3 == g) ? v : 1/0\n"
-          "plot 'scatter.dat' using 1:(grp(0, $2)) with points pt 7 ps 1.2 title 'stcsim\\_dense', "
-          "\\\n"
-          "     '' using 1:(grp(1, $2)) with points pt 5 ps 1.2 title 'stcsim\\_sp24 (2:4)', \\\n"
-          "     '' using 1:(grp(2, $2)) with points pt 6 ps 1.2 title 'cuBLAS, cuBLASLt, "
-          "F.linear', \\\n"
-          "     '' using 1:(grp(3, $2)) with points pt 4 ps 1.2 title 'cuSPARSELt, torch sparse', "
-          "\\\n"
-          "     '' using 1:(grp(4, $2)) with points pt 9 ps 1.2 title 'stcsim\\_bsr, "
-          "stcsim\\_csr', \\\n"
-          "     x with lines lc rgb 'black' title 'predicted = measured', \\\n"
+          "plot ";
+    for (int g = 0; g < 5; ++g)
+      if (present[g])
+        gp << "'scatter.dat' using 1:(grp(" << g << ", $2)) with points " << kStyle[g]
+           << ", \\\n     ";
+    gp << "x with lines lc rgb 'black' title 'predicted = measured', \\\n"
           "     1.15 * x with lines dt 2 lc rgb 'gray' title '+-15%', \\\n"
           "     0.85 * x with lines dt 2 lc rgb 'gray' notitle\n";
     write_atomically(dir + "/scatter.gp", gp.str());
