@@ -5,7 +5,9 @@
 #include <iostream>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/option_values.h"
 #include "sim/core/input_error.h"
+#include "sim/core/memory_limit.h"
 #include "sim/sweep/sweep_merge.h"
 #include "sim/sweep/sweep_plan.h"
 #include "sim/sweep/sweep_report.h"
@@ -32,6 +34,7 @@ struct SweepOptions {
   double timeout_s = 0;
   bool dry_run = false;
   bool quiet = false;
+  std::string max_memory;
 };
 
 }  // namespace
@@ -60,7 +63,13 @@ Command add_sweep_command(CLI::App& app) {
   sub->add_flag("--dry-run", o->dry_run,
                 "validate the spec and every point, print the plan, run nothing");
   sub->add_flag("-q,--quiet", o->quiet, "no progress line");
-  return [o] {
+  sub->add_option("--max-memory", o->max_memory,
+                  "refuse a sweep whose results table (about 2 KiB per point and workload) "
+                  "exceeds this many bytes, with K/M/G/T suffixes (default 8G); each point's "
+                  "run has its own `run` limit");
+  return [o, sub] {
+    if (sub->count("--max-memory"))
+      max_memory_bytes() = memory_option("--max-memory", o->max_memory);
     sweep::SweepPlan plan(sweep::parse_sweep_spec_file(o->spec));
     const sweep::Shard shard = sweep::parse_shard(o->shard);
     sweep::validate_plan(plan);  // every key and value, before anything runs

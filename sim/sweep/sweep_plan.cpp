@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "sim/core/input_error.h"
+#include "sim/core/memory_limit.h"
 
 namespace stcsim::sweep {
 
@@ -41,6 +42,13 @@ SweepPlan::SweepPlan(SweepSpec spec) : spec_(std::move(spec)) {
       throw InputError(spec_.file + ": the sweep has more than " + std::to_string(kMaxPoints) +
                        " points; split it into several sweeps");
   }
+  // The results table (results.csv/json, the report) holds every point's record in
+  // memory: about 0.9 KB per point and workload in results.json, taken as 2 KiB in memory.
+  const std::uint64_t rows =
+      std::uint64_t(count_) * std::max<std::uint64_t>(1, spec_.workloads.size());
+  admit_memory(rows * kTableBytesPerRow,
+               spec_.file + ": the results table of " + std::to_string(count_) + " points x " +
+                   std::to_string(spec_.workloads.size()) + " workloads (~2 KiB per row)");
   // The reference: the named value on each axis it mentions, the first value elsewhere.
   std::int64_t id = 0;
   for (const auto& a : spec_.axes) {

@@ -58,5 +58,7 @@ struct Shard {
 Shard parse_shard(const std::string& text);  // throws InputError
 
 inline constexpr std::int64_t kMaxPoints = 10'000'000;
+// Memory one (point, workload) row of the results table takes, for --max-memory.
+inline constexpr std::uint64_t kTableBytesPerRow = 2048;
 
 }  // namespace stcsim::sweep

@@ -134,3 +134,23 @@ TEST_CASE("sweep_cli_timeout_and_dry_run", "[sweep]") {
   REQUIRE(t["rows"].size() == 2);
   CHECK_THAT(t["rows"][0]["error"].get<std::string>(), Catch::Contains("timed out"));
 }
+
+TEST_CASE("sweep_cli_results_table_is_bounded_by_max_memory", "[sweep]") {
+  // 40 x 25 = 1000 points of one workload: a ~2 MB table, refused under a 1 MiB limit
+  // before anything runs or is created, with the estimate; accepted under the default.
+  const std::string d = temp_dir("table_mem");
+  const RemoveOnExit cleanup{d};
+  std::string ways = "[", slices = "[";
+  for (int i = 1; i <= 40; ++i) ways += (i > 1 ? ", " : "") + std::to_string(i);
+  for (int i = 1; i <= 25; ++i) slices += (i > 1 ? ", " : "") + std::to_string(8 * i);
+  const auto spec =
+      write_spec(d, "base: a100\nworkloads: [256x256x256]\nvary:\n  l2.ways: " + ways +
+                        "]\n  l2.slices: " + slices + "]\n");
+  const auto r = run_stcsim("sweep " + spec + " --out " + d + "/out --dry-run --max-memory 1M");
+  INFO(r.err);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, Catch::Contains("results table of 1000 points x 1 workloads") &&
+                        Catch::Contains("--max-memory"));
+  CHECK(!fs::exists(d + "/out"));
+  CHECK(run_stcsim("sweep " + spec + " --out " + d + "/out2 --dry-run").status == 0);
+}
