@@ -36,6 +36,11 @@ std::vector<GemmOp> lowered_model(const std::string& model, std::optional<std::i
                                   std::optional<std::int64_t> seq, const std::string& prune,
                                   const std::string& dtype) {
   const workloads::Model m = load_any_model(model);
+  // What the loader did not lower, as `stcsim run` prints it: a Python warning each.
+  for (const auto& note : m.notes) {
+    const std::string text = m.name + ": " + note;
+    if (PyErr_WarnEx(PyExc_UserWarning, text.c_str(), 1) != 0) throw py::error_already_set();
+  }
   ModelRunOptions opt;
   opt.lowering = default_lowering(model);
   if (batch) opt.lowering.batch = *batch;

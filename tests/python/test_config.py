@@ -90,6 +90,29 @@ class ConfigTest(unittest.TestCase):
         with self.assertRaises(stcsim.InputError):
             stcsim.model_gemms("no_such_model")
 
+    def test_checkpoint_tensors_not_lowered_are_warnings(self):
+        # A .safetensors file with a Linear weight [4, 8] and a conv kernel [2, 3, 3, 3]:
+        # the first runs, the second is named in a UserWarning (a weight file has no graph).
+        support.require_pandas()
+        import json
+        import struct
+        import warnings
+        header = {"fc.weight": {"dtype": "F32", "shape": [4, 8], "data_offsets": [0, 128]},
+                  "conv.weight": {"dtype": "F32", "shape": [2, 3, 3, 3],
+                                  "data_offsets": [128, 344]}}
+        text = json.dumps(header).encode()
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "net.safetensors")
+            with open(path, "wb") as f:
+                f.write(struct.pack("<Q", len(text)) + text + bytes(344))
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                gemms = stcsim.model_gemms(path)
+        self.assertEqual(list(gemms["name"]), ["fc.weight"])
+        messages = [str(w.message) for w in caught if issubclass(w.category, UserWarning)]
+        self.assertTrue(any("tensor 'conv.weight' [2x3x3x3] not lowered" in m for m in messages),
+                        messages)
+
 
 if __name__ == "__main__":
     unittest.main()
