@@ -132,7 +132,9 @@ Command add_run_command(CLI::App& app) {
       "block pruning gives back its best blocks, an N:M pattern keeping less is not applied. "
       "Without it block pruning still never removes a layer's last block");
   sub->add_option("--batch", o->batch, "with --model: samples (default 1)");
-  sub->add_option("--seq", o->seq, "with --model: tokens per sequence (default: the model's)");
+  sub->add_option("--seq,--tokens", o->seq,
+                  "with --model: tokens per sample of its sequence (Linear) layers, M = batch x "
+                  "tokens (default: the model's; 128 for a checkpoint)");
   sub->add_option("--dtype", o->dtype, "input dtype: " + dtype_names())->capture_default_str();
   sub->add_option("--sparsity", o->sparsity,
                   "N:M pruning of the weight operand (B = W of y = x W^T), run on mma.sp; each "
@@ -234,6 +236,7 @@ Command add_run_command(CLI::App& app) {
       if (given("--min-density"))
         mo.prune.min_density = fraction_option("--min-density", o->min_density);
       mo.synthetic_seed = block_seed;
+      if (!o->quiet) print_tokens_line(model, mo.lowering);
       variants = o->prune.empty() ? std::vector<std::string>{"dense"} : o->prune;
       for (const auto& v : variants) {
         auto ops = model_ops(model, v, mo, v + "/");

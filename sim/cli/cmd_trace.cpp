@@ -38,8 +38,9 @@ Command add_trace_command(CLI::App& app) {
   sub->add_option("--dtype", o->dtype, "dtype of the GEMMs: " + dtype_names())
       ->capture_default_str();
   sub->add_option("--batch", o->batch, "samples (default 1)");
-  sub->add_option("--seq", o->seq,
-                  "tokens per sequence for transformer layers (default: the model's)");
+  sub->add_option("--seq,--tokens", o->seq,
+                  "tokens per sample of the sequence (Linear) layers, M = batch x tokens "
+                  "(default: the model's; 128 for a checkpoint)");
   sub->add_option("--image", o->image,
                   "input image size HxW for conv layers (default: the model's)");
   sub->add_flag("--no-payload", o->no_payload, "write shapes and sparsity labels only");
@@ -66,6 +67,7 @@ Command add_trace_command(CLI::App& app) {
       low.image_h = h;
       low.image_w = w;
     }
+    print_tokens_line(model, low);
     workloads::TraceBuildOptions tb;
     tb.dtype = to_string(parse_dtype(o->dtype));
     tb.payload = !o->no_payload;

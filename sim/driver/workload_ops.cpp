@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include "models/numerics/float_format.h"
@@ -147,6 +148,18 @@ workloads::Model load_any_model(const std::string& name) {
   }
   if (m.layers.empty()) throw InputError(name + ": no 2-D weight tensor to run as a Linear layer");
   return m;
+}
+
+void print_tokens_line(const workloads::Model& model, const workloads::LoweringOptions& low) {
+  int sequence = 0, other = 0;
+  for (const auto& l : model.layers)
+    (l.kind == workloads::LayerKind::Linear && !(l.in_h > 0 && l.in_w > 0) ? sequence : other)++;
+  if (sequence == 0) return;
+  std::cerr << "stcsim: " << model.name << ": " << sequence
+            << " sequence layer(s) at M = batch x tokens = " << low.batch << " x " << low.seq_len
+            << " = " << low.batch * low.seq_len << " (--batch, --tokens)";
+  if (other > 0) std::cerr << "; " << other << " other layer(s) at M = batch x their own positions";
+  std::cerr << "\n";
 }
 
 workloads::LoweringOptions default_lowering(const std::string& name) {

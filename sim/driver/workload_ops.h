@@ -23,6 +23,11 @@ std::vector<GemmOp> read_any_trace(const std::string& path, Dtype default_dtype)
 // A real model (needs the fetch), a zoo model, or a path to a checkpoint (.safetensors,
 // .npy, ...) whose 2-D tensors become Linear layers [out, in] in file order.
 workloads::Model load_any_model(const std::string& name_or_path);
+
+// One line on stderr saying what M the model's sequence Linear layers (those without
+// their own input size) get: batch x tokens per sample, and how to change it. Nothing
+// when the model has no such layer.
+void print_tokens_line(const workloads::Model& model, const workloads::LoweringOptions& low);
 // The lowering a model is usually run at (zoo defaults; batch 1 otherwise).
 workloads::LoweringOptions default_lowering(const std::string& name_or_path);
 

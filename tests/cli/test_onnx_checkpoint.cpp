@@ -39,3 +39,33 @@ TEST_CASE("onnx_checkpoint_lowers_its_convolutions", "[cli][onnx]") {
   CHECK(convs == 53);
   CHECK(last.find("op fc_0 m=2 n=2 k=200 ") == 0);  // two samples, one token each
 }
+
+TEST_CASE("checkpoint_tokens_set_m_and_the_run_says_so", "[cli][checkpoint]") {
+  // A weight file without a graph: its 2-D tensor is a sequence Linear layer, M = batch x
+  // tokens (128 by default, --tokens to change), and the run states that M on stderr.
+  const std::string dir = temp_dir("tokens");
+  const std::string npy = dir + "/mlp.npy";
+  {
+    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (64, 32), }";
+    while ((10 + header.size() + 1) % 64) header += ' ';
+    header += '\n';
+    std::ofstream f(npy, std::ios::binary);
+    f.write("\x93NUMPY\x01\x00", 8);
+    const char len[2] = {char(header.size() & 0xff), char(header.size() >> 8)};
+    f.write(len, 2);
+    f << header;
+    const std::string zeros(64 * 32 * 4, '\0');
+    f.write(zeros.data(), std::streamsize(zeros.size()));
+  }
+  const ProcResult by_default = run_stcsim("run --model " + npy + " --batch 16");
+  INFO(by_default.err);
+  REQUIRE(by_default.status == 0);
+  CHECK(by_default.err.find("M = batch x tokens = 16 x 128 = 2048 (--batch, --tokens)") !=
+        std::string::npos);
+  CHECK(by_default.out.find("2048x64x32") != std::string::npos);
+  const ProcResult one = run_stcsim("run --model " + npy + " --batch 16 --tokens 1");
+  INFO(one.err);
+  REQUIRE(one.status == 0);
+  CHECK(one.err.find("= 16 x 1 = 16 ") != std::string::npos);
+  CHECK(one.out.find("16x64x32") != std::string::npos);
+}
