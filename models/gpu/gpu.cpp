@@ -257,11 +257,10 @@ OpResult Gpu::simulate_fastest(const GemmOp& op, const IKernel& kernel, const Ke
   }
   if (cands.empty()) {
     OpResult r = simulate(op, kernel, chosen);
-    const MappingRequest& q = mapping_req_;
-    const bool given = q.cta_m || q.cta_n || q.cta_k || q.warp_m || q.warp_n;
-    r.mapping.chosen_by += given ? "; exhaustive: the tile was given, not searched"
-                                 : "; exhaustive: " + std::string(kernel.name()) +
-                                       "'s mapping is not searched by simulation";
+    r.mapping.chosen_by += mapping_req_.tile_given()
+                               ? "; exhaustive: the tile was given, not searched"
+                               : "; exhaustive: " + std::string(kernel.name()) +
+                                     "'s mapping is not searched by simulation";
     return r;
   }
   std::optional<OpResult> best;

@@ -389,15 +389,11 @@ std::vector<ScoredMapping> score_mappings(const GemmOp& op, const ChooserHardwar
   return out;
 }
 
-bool tile_given(const MappingRequest& req) {
-  return req.cta_m || req.cta_n || req.cta_k || req.warp_m || req.warp_n;
-}
-
 }  // namespace
 
 KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const MappingRequest& req,
                              const TileCost& cost) {
-  const bool given = tile_given(req);
+  const bool given = req.tile_given();
   KernelMapping best;
   double best_cost = INFINITY;
   for (const ScoredMapping& c : score_mappings(op, hw, req, cost, given)) {
@@ -420,7 +416,7 @@ KernelMapping choose_mapping(const GemmOp& op, const ChooserHardware& hw, const 
 
 std::vector<KernelMapping> rank_mappings(const GemmOp& op, const ChooserHardware& hw,
                                          const MappingRequest& req, const TileCost& cost, int n) {
-  if (tile_given(req)) return {};
+  if (req.tile_given()) return {};
   std::vector<ScoredMapping> scored = score_mappings(op, hw, req, cost, false);
   std::stable_sort(
       scored.begin(), scored.end(),

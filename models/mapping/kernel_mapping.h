@@ -78,6 +78,8 @@ struct MappingRequest {
   // cutlass_sm90_tiles.h, for warp_specialized_gemm only).
   std::string policy = "chooser";  // or "exhaustive": the chooser's set, the best simulated
   int exhaustive_top = 4;          // exhaustive: candidates simulated per GEMM
+  // Any of the tile keys given: the tile is validated, not searched.
+  bool tile_given() const { return cta_m || cta_n || cta_k || warp_m || warp_n; }
   static std::vector<ParamDecl> params();
   static MappingRequest from(const ParamSet& p);
 };

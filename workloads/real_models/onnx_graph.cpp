@@ -47,7 +47,11 @@ std::string dims_text(const std::vector<std::int64_t>& d) {
 }  // namespace
 
 Model lower_onnx_graph(const std::string& path, const OnnxGraphOptions& opt) {
-  const OnnxModel onnx = load_onnx(path);
+  return lower_onnx_graph(load_onnx(path), path, opt);
+}
+
+Model lower_onnx_graph(const OnnxModel& onnx, const std::string& path,
+                       const OnnxGraphOptions& opt) {
   Model m;
   m.source = path;
   m.real_weights = true;

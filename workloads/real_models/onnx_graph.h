@@ -14,6 +14,7 @@
 #include <string>
 
 #include "workloads/layer.h"
+#include "workloads/loaders/onnx.h"
 
 namespace stcsim::workloads {
 
@@ -24,5 +25,8 @@ struct OnnxGraphOptions {
 };
 
 Model lower_onnx_graph(const std::string& path, const OnnxGraphOptions& opt = {});
+// The same on a graph already read from `path` (named in errors and Model::source).
+Model lower_onnx_graph(const OnnxModel& onnx, const std::string& path,
+                       const OnnxGraphOptions& opt = {});
 
 }  // namespace stcsim::workloads

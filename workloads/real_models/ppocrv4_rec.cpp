@@ -20,7 +20,7 @@ Model load_ppocrv4_rec(const std::string& path) {
     throw InputError(path + ": expected an NCHW graph input with a fixed height");
   OnnxGraphOptions opt;
   opt.dynamic_w = 320;  // PaddleOCR's default recognition width
-  return lower_onnx_graph(path, opt);
+  return lower_onnx_graph(onnx, path, opt);
 }
 
 }  // namespace stcsim::workloads
