@@ -168,6 +168,57 @@ TEST_CASE("validate_exit_status_follows_max_mape", "[cli][validation]") {
   std::filesystem::remove_all(out);
 }
 
+// The hand-written examples of docs/validation.md: a CSV table and the same two entries in
+// JSON give the same simulations, the same 2:4 pair, and name the same device.
+TEST_CASE("validate_reads_a_hand_written_table_like_its_json", "[cli][validation]") {
+  const std::string ex = std::string(STCSIM_SOURCE_DIR) + "/examples/measurements/";
+  nlohmann::json rep[2];
+  const char* files[] = {"a100_cusparselt_4096.csv", "a100_cusparselt_4096.json"};
+  for (int i = 0; i < 2; ++i) {
+    const std::string out = test::temp_dir("validate_handwritten");
+    const test::ProcResult r =
+        test::run_stcsim("validate -q --measurements " + ex + files[i] + " --out " + out);
+    INFO(r.out << r.err);
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("cusparselt / cublas") != std::string::npos);
+    rep[i] = read_json(out + "/report.json");
+    std::filesystem::remove_all(out);
+  }
+  CHECK(rep[0]["arch"] == "a100");
+  CHECK(rep[0]["device"] == rep[1]["device"]);
+  REQUIRE(rep[0]["gemms"].size() == 2);
+  REQUIRE(rep[1]["gemms"].size() == 2);
+  for (int g = 0; g < 2; ++g) {
+    CHECK(rep[0]["gemms"][g]["kernel"] == rep[1]["gemms"][g]["kernel"]);
+    CHECK(rep[0]["gemms"][g]["measured_us"] == rep[1]["gemms"][g]["measured_us"]);
+    CHECK(rep[0]["gemms"][g]["predicted_us"] == rep[1]["gemms"][g]["predicted_us"]);
+  }
+  REQUIRE(rep[0]["speedups"].size() == 1);
+  CHECK(rep[0]["speedups"][0]["predicted"] == rep[1]["speedups"][0]["predicted"]);
+}
+
+// A kernel the simulator has no counterpart for is listed with why and counted, not
+// dropped (issue 17, item 6).
+TEST_CASE("validate_lists_kernels_it_cannot_simulate", "[cli][validation]") {
+  const std::string out = test::temp_dir("validate_torch");
+  std::ofstream(out + "/t.csv") << "device,name,m,n,k,kernel,time_us\n"
+                                << "NVIDIA A100,g,256,256,256,cublas,9.5\n"
+                                << "NVIDIA A100,g,256,256,256,torch,11\n"
+                                << "NVIDIA A100,h,256,256,256,torch,12\n";
+  const test::ProcResult r =
+      test::run_stcsim("validate -q --measurements " + out + "/t.csv --out " + out + "/v");
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("kernel 'torch' has no simulated counterpart (known: stcsim_dense") !=
+        std::string::npos);
+  CHECK(r.out.find("2 measured entries not simulated, each listed above with why: torch x2") !=
+        std::string::npos);
+  const nlohmann::json rep = read_json(out + "/v/report.json");
+  REQUIRE(rep["gemms"].size() == 3);
+  CHECK(rep["gemms"][1]["simulated"] == false);
+  std::filesystem::remove_all(out);
+}
+
 TEST_CASE("validate_input_errors_exit_2", "[cli][validation]") {
   const std::string out = test::temp_dir("validate_err");
   CHECK(test::run_stcsim("validate --measurements /nonexistent.json --out " + out).status == 2);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "sim/core/input_error.h"
+#include "validation/compare/measurements_csv.h"
 
 namespace stcsim::validation {
 
@@ -44,6 +45,8 @@ std::optional<double> optional_number(const json& j, const char* key) {
   if (j.is_object() && j.contains(key) && j.at(key).is_number()) return j.at(key).get<double>();
   return std::nullopt;
 }
+
+bool is_csv(const std::string& path) { return fs::path(path).extension() == ".csv"; }
 
 MeasuredGemm parse_gemm(const json& g, const std::string& where) {
   MeasuredGemm r;
@@ -134,23 +137,28 @@ MeasurementFile parse_measurements(const json& j, const std::string& path) {
   return f;
 }
 
-std::vector<std::pair<std::string, json>> read_json_files(const std::string& file_or_dir) {
+std::vector<std::string> measurement_paths(const std::string& file_or_dir) {
   std::vector<std::string> paths;
   std::error_code ec;
   if (fs::is_directory(file_or_dir, ec)) {
     for (const auto& e : fs::recursive_directory_iterator(file_or_dir))
-      if (e.is_regular_file() && e.path().extension() == ".json")
+      if (e.is_regular_file() && (e.path().extension() == ".json" || is_csv(e.path().string())))
         paths.push_back(e.path().string());
     std::sort(paths.begin(), paths.end());
     if (paths.empty())
-      throw InputError(file_or_dir + ": no *.json measurement files in this directory");
+      throw InputError(file_or_dir + ": no *.json or *.csv measurement files in this directory");
   } else if (fs::is_regular_file(file_or_dir, ec)) {
     paths.push_back(file_or_dir);
   } else {
     throw InputError(file_or_dir + ": no such file or directory");
   }
+  return paths;
+}
+
+std::vector<std::pair<std::string, json>> read_json_files(const std::string& file_or_dir) {
   std::vector<std::pair<std::string, json>> out;
-  for (const auto& p : paths) {
+  for (const auto& p : measurement_paths(file_or_dir)) {
+    if (is_csv(p)) continue;
     std::ifstream in(p);
     json j;
     try {
@@ -171,8 +179,16 @@ bool is_ubench_file(const json& j) {
 
 std::vector<MeasurementFile> load_measurements(const std::string& file_or_dir) {
   std::vector<MeasurementFile> out;
+  for (const auto& p : measurement_paths(file_or_dir))
+    if (is_csv(p)) {
+      std::ifstream in(p);
+      if (!in) throw InputError(p + ": cannot be read");
+      out.push_back(parse_measurements_csv(in, p));
+    }
   for (const auto& [path, j] : read_json_files(file_or_dir))
     if (!is_ubench_file(j)) out.push_back(parse_measurements(j, path));
+  std::sort(out.begin(), out.end(),
+            [](const MeasurementFile& a, const MeasurementFile& b) { return a.path < b.path; });
   return out;
 }
 

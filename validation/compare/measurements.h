@@ -51,14 +51,18 @@ struct MeasurementFile {
 };
 
 MeasurementFile parse_measurements(const nlohmann::json& j, const std::string& path);
-// A file, or every *.json under a directory (recursively, in path order). Files of the
-// microbenchmarks' schema (stcsim-ubench/1, ubench_compare.h) are left to load_ubench;
-// the result may be empty.
+// A file, or every *.json and *.csv under a directory (recursively, in path order). CSV
+// files are hand-written tables (measurements_csv.h); JSON files of the microbenchmarks'
+// schema (stcsim-ubench/1, ubench_compare.h) are left to load_ubench; the result may be
+// empty.
 std::vector<MeasurementFile> load_measurements(const std::string& file_or_dir);
 
-// The *.json files of a path (the file itself, or every one under a directory, sorted),
-// each parsed; InputError when the path is missing, a directory holds none, or a file is
-// not JSON.
+// The measurement files of a path: the file itself, or every *.json and *.csv under a
+// directory, sorted; InputError when the path is missing or a directory holds none.
+std::vector<std::string> measurement_paths(const std::string& file_or_dir);
+
+// The JSON files among measurement_paths (all but *.csv), each parsed; InputError when a
+// file is not JSON.
 std::vector<std::pair<std::string, nlohmann::json>> read_json_files(const std::string& file_or_dir);
 
 // Whether a parsed file is a microbenchmark file (an object whose "schema" is the string

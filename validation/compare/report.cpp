@@ -167,6 +167,20 @@ std::string format_report(const ValidationReport& r) {
          fmt("%.1f%%", a.mape_percent) + "  Pearson " + fmt("%.3f", a.pearson) + "  Spearman " +
          fmt("%.3f", a.spearman) + target + "\n";
   };
+  // Entries left out of the statistics are counted by kernel, so none is dropped unseen.
+  std::map<std::string, int> not_simulated;
+  for (const auto& row : r.rows)
+    if (!row.simulated) ++not_simulated[row.measured.kernel];
+  if (!not_simulated.empty()) {
+    int n = 0;
+    std::string kinds;
+    for (const auto& [kernel, count] : not_simulated) {
+      n += count;
+      kinds += (kinds.empty() ? "" : ", ") + kernel + " x" + std::to_string(count);
+    }
+    o += std::to_string(n) +
+         " measured entries not simulated, each listed above with why: " + kinds + "\n";
+  }
   o += "\n";
   line("our kernels (exact schedule)", r.ours, "   [target: MAPE <= 10%]");
   line("vendor libraries (recorded mapping, else the chooser's)", r.vendor,

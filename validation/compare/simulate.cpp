@@ -43,7 +43,10 @@ bool simulation_args(const MeasuredGemm& g, const std::string& arch,
   const bool bsr = k == "stcsim_bsr" || k == "torch_bsr";  // the block-skipping kernel
   const bool csr = k == "stcsim_csr";                      // the row-split CSR SpMM
   if (!sparse24 && !dense && !bsr && !csr) {
-    why = "unknown kernel '" + k + "'";
+    why = "kernel '" + k +
+          "' has no simulated counterpart (known: stcsim_dense, stcsim_sp24, stcsim_bsr, "
+          "stcsim_csr, cublas, cublaslt, cusparselt, torch_linear, torch_24_cutlass, "
+          "torch_24_cusparselt, torch_bsr)";
     return false;
   }
   if (bsr && (g.block_rows <= 0 || g.block_cols <= 0 || !(g.pruned >= 0 && g.pruned < 1))) {
