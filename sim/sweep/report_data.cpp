@@ -81,6 +81,9 @@ ReportData load_report_data(const nlohmann::json& plan, const nlohmann::json& ta
     if (row.at("limiter").is_string()) p.limiter[w] = row.at("limiter").get<std::string>();
     if (auto m = opt_number(row.at("tc_macs_per_cycle")))
       p.tc_macs_per_cycle = p.tc_macs_per_cycle.value_or(0) + *m / double(nw);
+    if (row.contains("tc_area_cells"))
+      if (auto a = opt_number(row.at("tc_area_cells")))
+        p.tc_area_cells = p.tc_area_cells.value_or(0) + *a / double(nw);
   }
   for (auto& [id, p] : d.points) {
     double log_sum = 0;
@@ -98,6 +101,7 @@ ReportData load_report_data(const nlohmann::json& plan, const nlohmann::json& ta
     }
     if (every) p.total_joules = joules;
     if (!p.ok) p.tc_macs_per_cycle.reset();
+    if (!p.ok) p.tc_area_cells.reset();
   }
   return d;
 }
@@ -152,7 +156,25 @@ std::vector<const PointView*> front_by(const std::map<std::int64_t, PointView>& 
 }  // namespace
 
 std::vector<const PointView*> ReportData::pareto_front() const {
-  return front_by(points, &PointView::tc_macs_per_cycle);
+  return front_by(points, &PointView::tc_area_cells);
+}
+
+std::vector<const PointView*> ReportData::ranked() const {
+  std::vector<const PointView*> out;
+  for (const auto& [id, p] : points)
+    if (p.geomean_speedup) out.push_back(&p);
+  auto cheaper = [](const std::optional<double>& x, const std::optional<double>& y) {
+    if (x && y && *x != *y) return *x < *y ? -1 : 1;
+    return 0;
+  };
+  std::sort(out.begin(), out.end(), [&](const PointView* a, const PointView* b) {
+    const double sa = *a->geomean_speedup, sb = *b->geomean_speedup;
+    if (std::fabs(sa - sb) > 1e-9 * std::max(sa, sb)) return sa > sb;
+    if (int c = cheaper(a->tc_area_cells, b->tc_area_cells)) return c < 0;
+    if (int c = cheaper(a->total_joules, b->total_joules)) return c < 0;
+    return a->id < b->id;
+  });
+  return out;
 }
 
 std::vector<const PointView*> ReportData::energy_front() const {

@@ -1,7 +1,7 @@
 // What `stcsim report` plots, computed from a sweep folder's plan and tidy table:
 // each point's speedups over the reference point, the one-at-a-time slices through the
 // reference (vary one axis, hold the others at the reference), and the Pareto fronts of
-// speed against tensor-core width (the area proxy) and against energy.
+// speed against the tensor cores' area (Yosys cells, tensor_core_area.h) and against energy.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -29,6 +29,7 @@ struct PointView {
   std::vector<std::optional<double>> seconds;  // per workload
   std::optional<double> geomean_speedup;       // over workloads, when all are known
   std::optional<double> tc_macs_per_cycle;     // mean over workloads
+  std::optional<double> tc_area_cells;         // tensor cores' Yosys cells (tensor_core_area.h)
   std::vector<std::optional<double>> joules;   // per workload (runs with a power model)
   std::optional<double> total_joules;          // over workloads, when all are known
   std::vector<std::string> limiter;            // per workload
@@ -46,12 +47,15 @@ struct ReportData {
   // Points that differ from the reference only on axis `a` (and on `b` if given).
   std::vector<const PointView*> slice(std::size_t a,
                                       std::optional<std::size_t> b = std::nullopt) const;
-  // Points no other point beats on both speed (higher) and tensor-core width (lower),
-  // by increasing width.
+  // Points no other point beats on both speed (higher) and tensor-core area (lower), by
+  // increasing area.
   std::vector<const PointView*> pareto_front() const;
   // Points no other point beats on both speed (higher) and energy (lower), by
   // increasing energy.
   std::vector<const PointView*> energy_front() const;
+  // Points with a geomean speedup, fastest first; equal speedups (within 1e-9) go to the
+  // cheaper design: smaller area, then less energy, then the lower point id.
+  std::vector<const PointView*> ranked() const;
   // "l2.capacity_kib=20480, tensor_core.fp16_ii_cycles=4".
   std::string describe(const PointView& p) const;
 };

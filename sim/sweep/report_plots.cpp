@@ -161,27 +161,27 @@ PlotScript write_pareto_plot(const ReportData& d, const std::string& dir) {
   std::ostringstream all, front_dat;
   std::vector<double> xs;
   for (const auto& [id, p] : d.points)
-    if (p.geomean_speedup && p.tc_macs_per_cycle) {
-      all << gp_number(*p.tc_macs_per_cycle) << " " << gp_number(*p.geomean_speedup) << "\n";
-      xs.push_back(*p.tc_macs_per_cycle);
+    if (p.geomean_speedup && p.tc_area_cells) {
+      all << gp_number(*p.tc_area_cells / 1e6) << " " << gp_number(*p.geomean_speedup) << "\n";
+      xs.push_back(*p.tc_area_cells);
     }
   std::sort(xs.begin(), xs.end());
   xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
   if (xs.size() < 2)
     return {"", "",
-            "No Pareto plot: every point has the same tensor-core width (vary a tensor_core or sm "
-            "parameter, gpu.num_sms or the clock to trade speed against width)"};
+            "No Pareto plot: every point has the same tensor-core area (vary a tensor_core or sm "
+            "parameter or gpu.num_sms to trade speed against area)"};
   const auto front = d.pareto_front();
   for (const auto* p : front)
-    front_dat << gp_number(*p->tc_macs_per_cycle) << " " << gp_number(*p->geomean_speedup) << " p"
+    front_dat << gp_number(*p->tc_area_cells / 1e6) << " " << gp_number(*p->geomean_speedup) << " p"
               << p->id << "\n";
   write_text(dir + "/pareto_all.dat", all.str());
   write_text(dir + "/pareto_front.dat", front_dat.str());
   std::ostringstream gp;
   gp << gp_preamble("pareto.png", 1000, 700) << "set title \"" << gp_dq(d.name)
-     << ": Pareto front of speed against tensor-core width\\n"
+     << ": Pareto front of speed against tensor-core area\\n"
      << "(up and to the left is better; labels are point ids, see summary.md)\" font ',13'\n"
-     << "set xlabel 'tensor-core width: multiply-accumulates per cycle over the GPU (area proxy)'\n"
+     << "set xlabel 'tensor-core area: million Yosys generic cells over the GPU (docs/rtl.md)'\n"
      << "set ylabel 'speedup vs reference point (geomean over workloads)'\n"
      << "set key inside left top box opaque\n"
      << "set offsets graph 0.05, graph 0.05, graph 0.08, graph 0.05\n";
@@ -193,7 +193,8 @@ PlotScript write_pareto_plot(const ReportData& d, const std::string& dir) {
      << "'pareto_front.dat' using 1:2:3 with labels offset 0,1.2 font ',10' notitle\n";
   write_text(dir + "/pareto.gp", gp.str());
   return {"pareto.png", dir + "/pareto.gp",
-          "Speed (geometric mean of speedups over the workloads) against tensor-core width"};
+          "Speed (geometric mean of speedups over the workloads) against the tensor cores' area "
+          "(Yosys cells of dot units, 2:4 selection and operand paths)"};
 }
 
 PlotScript write_energy_plot(const ReportData& d, const std::string& dir) {

@@ -46,15 +46,13 @@ std::string summary_markdown(const ReportData& d, const std::vector<PlotScript>&
     md << "absent: no speedups";
   md << ").\n\n";
 
-  // Best overall: highest geometric mean of the speedups over the workloads.
-  std::vector<const PointView*> ranked;
-  for (const auto& [id, p] : d.points)
-    if (p.geomean_speedup) ranked.push_back(&p);
-  std::stable_sort(ranked.begin(), ranked.end(),
-                   [](auto* a, auto* b) { return *a->geomean_speedup > *b->geomean_speedup; });
+  // Best overall: highest geometric mean of the speedups over the workloads; ties to the
+  // cheaper design (smaller tensor-core area, then less energy).
+  const std::vector<const PointView*> ranked = d.ranked();
   if (!ranked.empty()) {
-    md << "## Best points (geomean speedup over the workloads)\n\n| rank | point | speedup | "
-          "parameters | limiter |\n|---|---|---|---|---|\n";
+    md << "## Best points (geomean speedup over the workloads; ties to the smaller area)\n\n| "
+          "rank | point | speedup | TC area (Mcells) | parameters | limiter |\n"
+          "|---|---|---|---|---|---|\n";
     for (std::size_t i = 0; i < std::min<std::size_t>(5, ranked.size()); ++i) {
       const auto* p = ranked[i];
       std::map<std::string, int> lim;
@@ -63,6 +61,7 @@ std::string summary_markdown(const ReportData& d, const std::vector<PlotScript>&
       for (const auto& [k, n] : lim)
         l += (l.empty() ? "" : ", ") + k + (lim.size() > 1 ? " x" + std::to_string(n) : "");
       md << "| " << i + 1 << " | p" << p->id << " | " << fmt(*p->geomean_speedup, "%.3f") << "x | "
+         << (p->tc_area_cells ? fmt(*p->tc_area_cells / 1e6, "%.3f") : std::string("-")) << " | "
          << d.describe(*p) << " | " << l << " |\n";
     }
     md << "\n";
@@ -84,10 +83,13 @@ std::string summary_markdown(const ReportData& d, const std::vector<PlotScript>&
   md << "\n";
   const auto front = d.pareto_front();
   if (front.size() > 1) {
-    md << "## Pareto front (speed vs tensor-core width)\n\n| point | MACs/cycle | speedup | "
-          "parameters |\n|---|---|---|---|\n";
+    md << "## Pareto front (speed vs tensor-core area)\n\nArea: Yosys generic cells of the "
+          "tensor cores' dot units, 2:4 selection and operand paths over the GPU (docs/rtl.md, "
+          "\"Area model\").\n\n| point | TC area (Mcells) | MACs/cycle | speedup | "
+          "parameters |\n|---|---|---|---|---|\n";
     for (const auto* p : front)
-      md << "| p" << p->id << " | " << fmt(*p->tc_macs_per_cycle, "%.0f") << " | "
+      md << "| p" << p->id << " | " << fmt(*p->tc_area_cells / 1e6, "%.3f") << " | "
+         << (p->tc_macs_per_cycle ? fmt(*p->tc_macs_per_cycle, "%.0f") : std::string("-")) << " | "
          << fmt(*p->geomean_speedup, "%.3f") << "x | " << d.describe(*p) << " |\n";
     md << "\n";
   }

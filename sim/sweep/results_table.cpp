@@ -7,16 +7,27 @@
 
 namespace stcsim::sweep {
 
-const std::vector<std::string> kStatColumns = {"cycles",           "seconds",
-                                               "tflops",           "peak_tflops",
-                                               "fraction_of_peak", "speedup_vs_dense",
-                                               "speedup_vs_ref",   "limiter",
-                                               "util_tensor",      "util_smem",
-                                               "util_l2",          "util_dram",
-                                               "util_l2_link",     "l2_read_hit_rate",
-                                               "dram_gbps",        "tc_macs_per_cycle",
-                                               "joules",           "watts",
-                                               "clock_mhz",        "error"};
+const std::vector<std::string> kStatColumns = {"cycles",
+                                               "seconds",
+                                               "tflops",
+                                               "peak_tflops",
+                                               "fraction_of_peak",
+                                               "speedup_vs_dense",
+                                               "speedup_vs_ref",
+                                               "limiter",
+                                               "util_tensor",
+                                               "util_smem",
+                                               "util_l2",
+                                               "util_dram",
+                                               "util_l2_link",
+                                               "l2_read_hit_rate",
+                                               "dram_gbps",
+                                               "tc_macs_per_cycle",
+                                               "tc_area_cells",
+                                               "joules",
+                                               "watts",
+                                               "clock_mhz",
+                                               "error"};
 
 namespace {
 
@@ -56,7 +67,7 @@ std::string csv_field(const nlohmann::json& v) {
 void fill_stats(nlohmann::json& row, const nlohmann::json& st) {
   for (const char* k : {"cycles", "seconds", "tflops", "peak_tflops", "fraction_of_peak",
                         "speedup_vs_dense", "limiter", "l2_read_hit_rate", "dram_gbps",
-                        "tc_macs_per_cycle", "joules", "watts", "clock_mhz"})
+                        "tc_macs_per_cycle", "tc_area_cells", "joules", "watts", "clock_mhz"})
     if (st.contains(k)) row[k] = st[k];
   if (st.contains("utilization"))
     for (const auto& [k, v] : st["utilization"].items()) row["util_" + k] = v;

@@ -29,6 +29,12 @@ grep -q "^## Best points" "$r/summary.md" || { echo "FAIL: summary.md names no b
 grep -q "| 1 | p" "$r/summary.md" || { echo "FAIL: summary.md ranks no point"; exit 1; }
 grep -q "Pareto front" "$r/summary.md" || { echo "FAIL: summary.md has no Pareto front"; exit 1; }
 grep -q "Pareto front (speed vs energy)" "$r/summary.md" || { echo "FAIL: summary.md has no energy front"; exit 1; }
+# The Pareto front prices designs by the tensor cores' Yosys area (issue 17, item 5).
+grep -q "^set xlabel 'tensor-core area: million Yosys generic cells" "$r/pareto.gp" ||
+  { echo "FAIL: the Pareto plot's x axis is not the tensor-core area"; exit 1; }
+grep -q "Pareto front (speed vs tensor-core area)" "$r/summary.md" ||
+  { echo "FAIL: summary.md has no area front"; exit 1; }
+grep -q ",tc_area_cells," "$work/s/results.csv" || { echo "FAIL: results.csv has no tc_area_cells"; exit 1; }
 grep -q ",joules,watts,clock_mhz," "$work/s/results.csv" || { echo "FAIL: results.csv has no energy columns"; exit 1; }
 # A one-point sweep still reports, saying why some plots are absent.
 printf 'schema_version: 1\nbase: a100\nworkloads: [256x256x256]\n' >"$work/one.yaml"
