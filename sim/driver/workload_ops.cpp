@@ -122,7 +122,9 @@ workloads::Model load_any_model(const std::string& name) {
     m.name = p.stem().string();
     return m;
   }
-  m.name = p.stem().string();
+  // "weights/" names the model "weights", as "weights.npy" would.
+  const std::filesystem::path named = p.has_filename() ? p : p.parent_path();
+  m.name = named.stem().string();
   m.source = name;
   m.real_weights = true;
   for (auto& t : workloads::load_weights(name)) {

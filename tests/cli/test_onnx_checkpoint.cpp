@@ -3,6 +3,7 @@
 // ops with their geometry, its classifier a Linear layer of one token per sample, and
 // the dynamic input size it was lowered at is said on stderr.
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -11,6 +12,25 @@
 #include "tests/support/run_stcsim.h"
 
 using namespace stcsim::test;
+
+namespace {
+
+// A float32 .npy of zeros with the given 2-D shape, written as numpy 1.x writes it.
+void write_npy_zeros(const std::string& path, int rows, int cols) {
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" +
+                       std::to_string(rows) + ", " + std::to_string(cols) + "), }";
+  while ((10 + header.size() + 1) % 64) header += ' ';
+  header += '\n';
+  std::ofstream f(path, std::ios::binary);
+  f.write("\x93NUMPY\x01\x00", 8);
+  const char len[2] = {char(header.size() & 0xff), char(header.size() >> 8)};
+  f.write(len, 2);
+  f << header;
+  const std::string zeros(std::size_t(rows) * cols * 4, '\0');
+  f.write(zeros.data(), std::streamsize(zeros.size()));
+}
+
+}  // namespace
 
 TEST_CASE("onnx_checkpoint_lowers_its_convolutions", "[cli][onnx]") {
   if (skip_without_real_model("ppocrv4_rec")) return;
@@ -45,18 +65,7 @@ TEST_CASE("checkpoint_tokens_set_m_and_the_run_says_so", "[cli][checkpoint]") {
   // tokens (128 by default, --tokens to change), and the run states that M on stderr.
   const std::string dir = temp_dir("tokens");
   const std::string npy = dir + "/mlp.npy";
-  {
-    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (64, 32), }";
-    while ((10 + header.size() + 1) % 64) header += ' ';
-    header += '\n';
-    std::ofstream f(npy, std::ios::binary);
-    f.write("\x93NUMPY\x01\x00", 8);
-    const char len[2] = {char(header.size() & 0xff), char(header.size() >> 8)};
-    f.write(len, 2);
-    f << header;
-    const std::string zeros(64 * 32 * 4, '\0');
-    f.write(zeros.data(), std::streamsize(zeros.size()));
-  }
+  write_npy_zeros(npy, 64, 32);
   const ProcResult by_default = run_stcsim("run --model " + npy + " --batch 16");
   INFO(by_default.err);
   REQUIRE(by_default.status == 0);
@@ -68,4 +77,39 @@ TEST_CASE("checkpoint_tokens_set_m_and_the_run_says_so", "[cli][checkpoint]") {
   REQUIRE(one.status == 0);
   CHECK(one.err.find("= 16 x 1 = 16 ") != std::string::npos);
   CHECK(one.out.find("16x64x32") != std::string::npos);
+}
+
+TEST_CASE("checkpoint_folder_of_npy_files_runs_its_layers_in_order", "[cli][checkpoint]") {
+  // One .npy per tensor, as `numpy.save` of each state-dict entry writes them: the 2-D
+  // ones run as Linear layers in natural order (fc2 before fc10), the 1-D bias does not.
+  const std::string dir = temp_dir("npy_folder") + "/mlp/";
+  std::filesystem::create_directories(dir);
+  write_npy_zeros(dir + "fc10.weight.npy", 16, 64);
+  write_npy_zeros(dir + "fc2.weight.npy", 64, 128);
+  write_npy_zeros(dir + "fc1.weight.npy", 128, 32);
+  {
+    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (128,), }";
+    while ((10 + header.size() + 1) % 64) header += ' ';
+    header += '\n';
+    std::ofstream f(dir + "fc1.bias.npy", std::ios::binary);
+    f.write("\x93NUMPY\x01\x00", 8);
+    const char len[2] = {char(header.size() & 0xff), char(header.size() >> 8)};
+    f.write(len, 2);
+    f << header << std::string(128 * 4, '\0');
+  }
+  const ProcResult r = run_stcsim("run --model " + dir + " --batch 2 --tokens 4");
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.err.find("stcsim: mlp: 3 sequence layer(s) at M = batch x tokens = 2 x 4 = 8") !=
+        std::string::npos);
+  const auto a = r.out.find("8x128x32"), b = r.out.find("8x64x128"), c = r.out.find("8x16x64");
+  REQUIRE(a != std::string::npos);
+  REQUIRE(b != std::string::npos);
+  REQUIRE(c != std::string::npos);
+  CHECK((a < b && b < c));
+  // A folder without .npy files is refused by name.
+  const std::string empty = temp_dir("npy_folder_empty");
+  const ProcResult e = run_stcsim("run --model " + empty);
+  CHECK(e.status == 2);
+  CHECK(e.err.find("a weight folder must hold .npy files") != std::string::npos);
 }

@@ -3,10 +3,12 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 
 #include "sim/core/input_error.h"
 #include "tests/workloads_io/fixtures.h"
 #include "workloads/loaders/element_types.h"
+#include "workloads/loaders/load_weights.h"
 #include "workloads/loaders/npy.h"
 
 using namespace stcsim::workloads;
@@ -147,4 +149,39 @@ TEST_CASE("npy_every_truncation_is_a_clean_input_error", "[npy][errors]") {
   longer.push_back(0);
   CHECK_THAT(input_error_of([&] { parse_npy(longer, "t.npy", "t"); }),
              Catch::Contains("the file has 13"));
+}
+
+// A folder of .npy files (one tensor each, as `numpy.save` per state-dict entry writes
+// them) loads in the network's order, named by path inside the folder (issue 16).
+TEST_CASE("npy_folder_loads_in_natural_order", "[npy]") {
+  TempDir dir;
+  std::filesystem::create_directories(dir.file("head"));
+  auto tensor = [](const std::string& name, std::vector<std::int64_t> shape) {
+    Tensor t;
+    t.name = name;
+    t.shape = shape;
+    std::int64_t n = 1;
+    for (auto d : shape) n *= d;
+    t.data.assign(std::size_t(n), 0.5f);
+    return t;
+  };
+  save_npy(dir.file("fc10.weight.npy"), tensor("x", {8, 16}));
+  save_npy(dir.file("fc2.weight.npy"), tensor("x", {16, 32}));
+  save_npy(dir.file("fc1.weight.npy"), tensor("x", {32, 4}));
+  save_npy(dir.file("fc1.bias.npy"), tensor("x", {32}));
+  save_npy(dir.file("head/out.npy"), tensor("x", {2, 8}));
+  write_file(dir.file("README.txt"), std::string("not a tensor"));
+  const auto ts = load_weights(dir.path());
+  std::vector<std::string> names;
+  for (const auto& t : ts) names.push_back(t.name);
+  CHECK(names == std::vector<std::string>{"fc1.bias", "fc1.weight", "fc2.weight", "fc10.weight",
+                                          "head/out"});
+  CHECK(ts[2].shape == std::vector<std::int64_t>{16, 32});
+  CHECK(ts[2].data.at(0) == 0.5f);
+  // A malformed file in the folder is named; an empty folder says what it wanted.
+  write_file(dir.file("fc3.weight.npy"), std::string("junk"));
+  CHECK_THROWS_WITH(load_weights(dir.path()), Catch::Contains("fc3.weight.npy"));
+  TempDir empty;
+  CHECK_THROWS_WITH(load_weights(empty.path()),
+                    Catch::Contains("a weight folder must hold .npy files"));
 }

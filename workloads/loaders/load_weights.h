@@ -1,5 +1,7 @@
 // One entry point for a user's weight file, chosen by its extension:
-// .npy, .safetensors, .onnx, .json (TF.js model.json or weights manifest).
+// .npy, .safetensors, .onnx, .json (TF.js model.json or weights manifest); or a folder
+// of .npy files, one tensor each (subfolders included), in natural order of their paths
+// ("fc2" before "fc10"), each named by its path inside the folder less ".npy".
 #pragma once
 #include <string>
 #include <vector>
