@@ -1,6 +1,6 @@
 #!/bin/sh
-# area_table.sh [--compare REF_CSV] YOSYS GEN_DIR OUT_CSV SOURCES...: the Yosys cell counts the sweeps' area
-# model is fitted on (sim/sweep/tensor_core_area.h, docs/rtl.md "Area model"): the dense
+# area_table.sh [--compare REF_CSV] YOSYS GEN_DIR OUT_CSV SOURCES...: the Yosys cell
+# counts the sweeps' area model is fitted on (sim/sweep/tensor_core_area.h, docs/rtl.md "Area model"): the dense
 # dot unit over its block width, the 2:4 operand selection and metadata decode of one
 # group, and an operand-path register stage over its width. Generic synthesis
 # (`synth -flatten`, internal gate cells, no liberty): an area proxy, not a layout.

@@ -21,6 +21,17 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
+// The whole of `text` as a number; false when it is not one.
+bool whole_number(const std::string& text, double& value) {
+  std::size_t used = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    return false;
+  }
+  return used == text.size();
+}
+
 // The value of NAME=VALUE among a unit's parameters; NaN when absent.
 double parameter(const SynthesizedUnit& u, const std::string& name) {
   for (const auto& p : u.parameters)
@@ -78,23 +89,11 @@ std::vector<SynthesizedUnit> parse_cell_table(const std::string& csv, const std:
     if (f[1] != "-") u.parameters = split(f[1], ';');
     for (const auto& p : u.parameters) {
       const auto eq = p.find('=');
-      std::size_t used = 0;
-      bool number_ok = false;
-      try {
-        number_ok = eq != std::string::npos && (std::stod(p.substr(eq + 1), &used), true) &&
-                    used == p.size() - eq - 1;
-      } catch (const std::exception&) {
-      }
-      if (!number_ok)
+      double v = 0;
+      if (eq == std::string::npos || !whole_number(p.substr(eq + 1), v))
         throw std::invalid_argument(where + ": parameter '" + p + "' is not NAME=NUMBER");
     }
-    std::size_t used = 0;
-    try {
-      u.cells = std::stod(f[2], &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != f[2].size() || !(u.cells > 0))
+    if (!whole_number(f[2], u.cells) || !(u.cells > 0))
       throw std::invalid_argument(where + ": cells '" + f[2] + "' is not a positive count");
     out.push_back(u);
   }

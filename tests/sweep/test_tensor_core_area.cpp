@@ -115,7 +115,7 @@ TEST_CASE("area_key_stats_follow_the_run_config", "[sweep][area][cli]") {
   CHECK(base == Approx(tensor_core_area({108, 4, 256, 8, true, 64, 128}, c).total()));
   CHECK(area("-p tensor_core.operand_b_bytes_per_cycle=128") > base);
   CHECK(area("-p tensor_core.metadata_bits_per_cycle=256") > base);
-  CHECK(area("-p tensor_core.fp16_ii_cycles=4") > 1.9 * base * 0.9);
+  CHECK(area("-p tensor_core.fp16_ii_cycles=4") > 1.9 * base);  // the dot units double
   CHECK(area("-p tensor_core.sparse_patterns=") < base);
 }
 

@@ -155,19 +155,25 @@ std::vector<std::string> measurement_paths(const std::string& file_or_dir) {
   return paths;
 }
 
+namespace {
+
+json read_json_file(const std::string& path) {
+  std::ifstream in(path);
+  json j;
+  try {
+    in >> j;
+  } catch (const json::exception& e) {
+    throw InputError(path + ": not valid JSON: " + e.what());
+  }
+  return j;
+}
+
+}  // namespace
+
 std::vector<std::pair<std::string, json>> read_json_files(const std::string& file_or_dir) {
   std::vector<std::pair<std::string, json>> out;
-  for (const auto& p : measurement_paths(file_or_dir)) {
-    if (is_csv(p)) continue;
-    std::ifstream in(p);
-    json j;
-    try {
-      in >> j;
-    } catch (const json::exception& e) {
-      throw InputError(p + ": not valid JSON: " + e.what());
-    }
-    out.emplace_back(p, std::move(j));
-  }
+  for (const auto& p : measurement_paths(file_or_dir))
+    if (!is_csv(p)) out.emplace_back(p, read_json_file(p));
   return out;
 }
 
@@ -179,16 +185,15 @@ bool is_ubench_file(const json& j) {
 
 std::vector<MeasurementFile> load_measurements(const std::string& file_or_dir) {
   std::vector<MeasurementFile> out;
-  for (const auto& p : measurement_paths(file_or_dir))
+  for (const auto& p : measurement_paths(file_or_dir)) {  // in path order
     if (is_csv(p)) {
       std::ifstream in(p);
       if (!in) throw InputError(p + ": cannot be read");
       out.push_back(parse_measurements_csv(in, p));
+    } else if (const json j = read_json_file(p); !is_ubench_file(j)) {
+      out.push_back(parse_measurements(j, p));
     }
-  for (const auto& [path, j] : read_json_files(file_or_dir))
-    if (!is_ubench_file(j)) out.push_back(parse_measurements(j, path));
-  std::sort(out.begin(), out.end(),
-            [](const MeasurementFile& a, const MeasurementFile& b) { return a.path < b.path; });
+  }
   return out;
 }
 

@@ -71,16 +71,14 @@ std::vector<Tensor> load_npy_folder(const std::string& dir) {
 }  // namespace
 
 std::vector<Tensor> load_weights(const std::string& path) {
-  // A folder is read as .npy files, unless it is named like a weight file ("x.npy/"):
-  // then that file's loader refuses it by name ("is a directory").
-  const bool file_name = ends_with(path, ".npy") || ends_with(path, ".safetensors") ||
-                         ends_with(path, ".onnx") || ends_with(path, ".json");
-  std::error_code ec;
-  if (!file_name && std::filesystem::is_directory(path, ec)) return load_npy_folder(path);
+  // By extension first: a folder named like a weight file ("x.npy/") is refused by that
+  // file's loader ("is a directory"); any other folder is read as .npy files.
   if (ends_with(path, ".npy")) return load_npy(path);
   if (ends_with(path, ".safetensors")) return load_safetensors(path);
   if (ends_with(path, ".onnx")) return load_onnx_weights(path);
   if (ends_with(path, ".json")) return load_tfjs_weights(path);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return load_npy_folder(path);
   throw InputError(path +
                    ": unknown weight file type; expected .npy, .safetensors, .onnx, "
                    ".json (TF.js model.json or weights manifest) or a folder of .npy files");
