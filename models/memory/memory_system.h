@@ -68,6 +68,13 @@ class MemorySystem : public sc_core::sc_module {
   const MemoryCounters& counters() const { return counters_; }
   Cycle link_busy_cycles() const;
   void invalidate_l2() { l2_->invalidate_all(); }
+  // Make [addr, addr + bytes) resident in the L2, clean, untimed: what a host-to-device
+  // copy leaves behind (the microbenchmarks' chains).
+  void preload_l2(std::uint64_t addr, double bytes) {
+    const auto line = std::uint64_t(l2_->line_bytes());
+    for (std::uint64_t a = addr / line * line; double(a) < double(addr) + bytes; a += line)
+      l2_->access(a, std::uint8_t((1u << (line / std::uint64_t(l2_->sector_bytes()))) - 1), false);
+  }
   // The cycle by which every link, L2 slice, crossbar link and DRAM channel has served
   // the traffic it accepted (write-backs of evicted lines included).
   Cycle idle_at() const;

@@ -84,7 +84,9 @@ Command add_calibrate_command(CLI::App& app) {
       "Fit preset parameters to GPU measurements (the files validate reads): minimises time MAPE "
       "plus 2:4 speedup error, reports leave-one-out error, writes a calibrated preset");
   sub->add_option("--measurements", o.measurements,
-                  "a measurement file (stcsim-measurements/1) or a directory of them")
+                  "a measurement (stcsim-measurements/1) or microbenchmark (stcsim-ubench/1) file, "
+                  "or a directory of them; microbenchmark figures are fitted beside the GEMMs "
+                  "through `stcsim ubench`")
       ->required();
   sub->add_option("--arch", o.arch, "the built-in preset to start from (the result's base:)")
       ->required();

@@ -20,5 +20,6 @@ Command add_sweep_command(CLI::App& app);
 Command add_sweep_merge_command(CLI::App& app);
 Command add_report_command(CLI::App& app);
 Command add_crossover_command(CLI::App& app);
+Command add_ubench_command(CLI::App& app);
 
 }  // namespace stcsim

@@ -37,6 +37,7 @@ int sc_main(int argc, char* argv[]) {
   add(stcsim::add_sweep_merge_command);
   add(stcsim::add_report_command);
   add(stcsim::add_crossover_command);
+  add(stcsim::add_ubench_command);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -161,6 +161,32 @@ TEST_CASE("calibrate_recovers_the_parameters_of_simulated_data", "[cli][validati
   std::filesystem::remove_all(dir);
 }
 
+// Microbenchmark figures are fitted too: the latency group run on the model with a known
+// L2 hit latency (a simulated file, which calibrate must flag as not a measurement), then
+// calibrate from the preset's value finds it through `stcsim ubench`.
+TEST_CASE("calibrate_fits_microbenchmark_figures", "[cli][validation]") {
+  const std::string dir = test::temp_dir("calibrate_ubench");
+  const test::ProcResult made =
+      test::run_stcsim("ubench --arch a100 --only latency -q -p l2.hit_latency_cycles=" +
+                       std::to_string(kTrueHitLatency) + " --out " + dir + "/data");
+  REQUIRE(made.status == 0);
+  const std::string out = dir + "/out";
+  const test::ProcResult r = test::run_stcsim("calibrate --measurements " + dir +
+                                              "/data --arch a100 --params "
+                                              "l2.hit_latency_cycles=150:400 --no-loo --out " +
+                                              out + " -j 2");
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("SYNTHETIC") != std::string::npos);
+  CHECK(r.out.find("5 microbenchmark figures") != std::string::npos);
+  const nlohmann::json res = read_json(out + "/residuals.json");
+  CHECK(std::fabs(res["parameters"][0]["fitted"].get<double>() - kTrueHitLatency) <= 1);
+  CHECK(res["figures"].size() == 5);
+  CHECK(res["summary"]["before"]["mape_percent"].get<double>() > 5);
+  CHECK(res["summary"]["in_sample"]["mape_percent"].get<double>() < 0.5);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("calibrate_input_errors_exit_2", "[cli][validation]") {
   const std::string out = test::temp_dir("calibrate_err");
   const std::string base = "calibrate --measurements " + kFixture + " --arch h100 --out " + out;
@@ -196,12 +222,16 @@ TEST_CASE("calibrate_input_errors_exit_2", "[cli][validation]") {
           out,
       "no such file or directory");
   std::filesystem::create_directories(out + "/empty");
-  std::ofstream(out + "/empty/ubench.json") << R"({"schema": "stcsim-ubench/1"})";
   expect_error("calibrate --measurements " + out +
                    "/empty --arch h100 --params dram.efficiency "
                    "--out " +
                    out,
-               "no measurement files");
+               "no *.json or *.csv measurement files in this directory");
+  // A microbenchmark file is read too, and a malformed one named.
+  std::ofstream(out + "/empty/ubench.json") << R"({"schema": "stcsim-ubench/1"})";
+  expect_error("calibrate --measurements " + out +
+                   "/empty --arch h100 --params dram.efficiency --out " + out,
+               "empty/ubench.json: malformed stcsim-ubench/1 file");
   std::ofstream(out + "/none.json") << R"({"schema": "stcsim-measurements/1", "device":
       {"name": "X"}, "gemms": [{"name": "a", "m": 8, "n": 8, "k": 8, "kernel": "mystery",
       "time_us": {"median": 1}}]})";

@@ -63,8 +63,13 @@ void print_space(std::ostream& out, const std::vector<FitParameter>& params) {
   }
 }
 
-std::string row_label(const ComparedGemm& r) {
-  return r.measured.name + " " + r.measured.shape() + " " + r.measured.kernel;
+std::string row_label(const CalibrationResult& r, std::size_t row) {
+  if (row >= r.before.size()) {
+    const validation::UbenchRow& f = r.figures_before[row - r.before.size()];
+    return f.name + " " + f.metric;
+  }
+  const auto& m = r.before[row].measured;
+  return m.name + " " + m.shape() + " " + m.kernel;
 }
 
 }  // namespace
@@ -78,11 +83,19 @@ CalibrationResult run_calibration(const CalibrationOptions& o, std::ostream& pro
   check_not_fixed(r.params, o.overrides);
 
   const std::vector<MeasurementFile> files = load_measurements(o.measurements);
-  if (files.empty())
-    throw InputError(o.measurements + ": no measurement files (stcsim-measurements/1) to fit to");
+  const std::vector<UbenchFile> ubench = load_ubench(o.measurements);
+  if (files.empty() && ubench.empty())
+    throw InputError(o.measurements +
+                     ": no measurement (stcsim-measurements/1) or microbenchmark (stcsim-ubench/1) "
+                     "files to fit to");
   std::vector<std::string> devices;
   for (const auto& f : files) devices.push_back(f.device_name);
+  for (const auto& f : ubench) devices.push_back(f.device_name);
   r.device = single_device(devices);
+  for (const auto& f : ubench) {
+    r.files.push_back(f.path);
+    r.synthetic = r.synthetic || f.synthetic;
+  }
 
   for (const auto& f : files) {
     r.files.push_back(f.path);
@@ -91,29 +104,48 @@ CalibrationResult run_calibration(const CalibrationOptions& o, std::ostream& pro
   MeasuredJobs runnable = measured_jobs(files, o.arch, o.preset_clock, o.overrides, "");
   r.before = std::move(runnable.rows);
   r.fit_rows = std::move(runnable.job_rows);
-  const std::vector<SimJob> jobs = std::move(runnable.jobs);
+  std::vector<SimJob> jobs = std::move(runnable.jobs);
+  const std::size_t gemm_jobs = jobs.size(), g = r.before.size();
+  r.figures_before = ubench_rows(ubench);
+  if (!r.figures_before.empty())
+    jobs.push_back(ubench_job(r.figures_before, o.arch, o.overrides, "ubench"));
   if (jobs.empty())
     throw InputError(o.measurements + ": no measured GEMM the simulator can run, nothing to fit");
   r.pairs = speedup_pairs(r.before);
-  std::vector<double> measured(r.before.size(), 0);
-  for (std::size_t i = 0; i < r.before.size(); ++i) measured[i] = r.before[i].measured.time_us;
+  std::vector<double> measured(g + r.figures_before.size(), 0);
+  for (std::size_t i = 0; i < g; ++i) measured[i] = r.before[i].measured.time_us;
+  for (std::size_t i = 0; i < r.figures_before.size(); ++i)
+    measured[g + i] = r.figures_before[i].measured;
 
   const std::size_t n = r.params.size();
   r.max_evals = o.max_evals > 0 ? o.max_evals : int(60 * n);
   if (!o.quiet) {
     progress << "fitting " << n << " parameter" << (n == 1 ? "" : "s") << " of " << o.arch << " to "
-             << jobs.size() << " measured GEMMs (" << r.pairs.size()
-             << " dense/2:4 pairs), at most " << r.max_evals << " points per fit, " << o.jobs
-             << " simulations at a time; error = time MAPE %"
+             << gemm_jobs << " measured GEMMs (" << r.pairs.size() << " dense/2:4 pairs)"
+             << (r.figures_before.empty() ? ""
+                                          : " and " + std::to_string(r.figures_before.size()) +
+                                                " microbenchmark figures")
+             << ", at most " << r.max_evals << " points per fit, " << o.jobs
+             << " simulations at a time; error = "
+             << (r.figures_before.empty() ? "time MAPE %" : "MAPE % of times and figures")
              << (r.pairs.empty() ? "" : " + 100 x mean |2:4 speedup error|") << ":\n";
     print_space(progress, r.params);
   }
 
   GemmEvaluator evaluator(o.stcsim, jobs, o.out + "/sim/fit", o.jobs);
-  // Predicted time per row (0 where not simulated) from one point's results.
+  // The figures as one point's `stcsim ubench` run yields them.
+  auto figures_at = [&](const std::vector<SimResult>& results) {
+    std::vector<UbenchRow> rows = r.figures_before;
+    if (!rows.empty()) set_predictions(rows, results.back().ubench);
+    return rows;
+  };
+  // Predicted time (or figure) per row (0 where not simulated) from one point's results.
   auto predicted_at = [&](const std::vector<SimResult>& results) {
-    std::vector<double> p(r.before.size(), 0);
-    for (std::size_t j = 0; j < results.size(); ++j) p[r.fit_rows[j]] = results[j].seconds * 1e6;
+    std::vector<double> p(measured.size(), 0);
+    for (std::size_t j = 0; j < gemm_jobs; ++j) p[r.fit_rows[j]] = results[j].seconds * 1e6;
+    const std::vector<UbenchRow> figures = figures_at(results);
+    for (std::size_t i = 0; i < figures.size(); ++i)
+      if (figures[i].simulated) p[g + i] = figures[i].predicted;
     return p;
   };
   auto objective_over = [&](std::vector<std::size_t> rows) -> BatchObjective {
@@ -136,8 +168,12 @@ CalibrationResult run_calibration(const CalibrationOptions& o, std::ostream& pro
   for (const auto& p : r.params) start_values.push_back(p.dotted() + "=" + p.format(p.start));
   const std::vector<SimResult> before =
       evaluator.simulate_into(start_values, o.out + "/sim/before");
-  for (std::size_t j = 0; j < before.size(); ++j) r.before[r.fit_rows[j]].sim = before[j];
-  r.error_before = fit_error(predicted_at(before), measured, r.pairs, r.fit_rows);
+  for (std::size_t j = 0; j < gemm_jobs; ++j) r.before[r.fit_rows[j]].sim = before[j];
+  r.figures_before = figures_at(before);
+  for (std::size_t i = 0; i < r.figures_before.size(); ++i)
+    if (r.figures_before[i].simulated) r.figure_rows.push_back(g + i);
+  const std::vector<std::size_t> all_rows = r.objective_rows();
+  r.error_before = fit_error(predicted_at(before), measured, r.pairs, all_rows);
 
   // A line when the best improves, else every 10 points: the log shows the fit moving
   // without a line per batch.
@@ -151,30 +187,30 @@ CalibrationResult run_calibration(const CalibrationOptions& o, std::ostream& pro
       shown_best = best;
       shown_evals = evals;
     };
-  const OptimizerResult fit =
-      minimize_in_box(objective_over(r.fit_rows), start_point(r.params), opt);
+  const OptimizerResult fit = minimize_in_box(objective_over(all_rows), start_point(r.params), opt);
   r.evals = fit.evals;
   r.converged = fit.converged;
   for (std::size_t i = 0; i < n; ++i) r.fitted.push_back(r.params[i].from_unit(fit.best[i]));
   r.after = r.before;
   const std::vector<SimResult> after =
       evaluator.simulate_into(overrides_at(r.params, fit.best), o.out + "/sim/after");
-  for (std::size_t j = 0; j < after.size(); ++j) r.after[r.fit_rows[j]].sim = after[j];
-  r.error_after = fit_error(predicted_at(after), measured, r.pairs, r.fit_rows);
+  for (std::size_t j = 0; j < gemm_jobs; ++j) r.after[r.fit_rows[j]].sim = after[j];
+  r.figures_after = figures_at(after);
+  r.error_after = fit_error(predicted_at(after), measured, r.pairs, all_rows);
   if (!o.quiet) {
     progress << "fit: " << time_error_line(r) << "; " << show(fit.best) << "\n";
     for (const auto& w : edge_warnings(r)) progress << "note: " << w << "\n";
   }
 
-  const auto units = leave_out_units(r.fit_rows, r.pairs);
+  const auto units = leave_out_units(all_rows, r.pairs);
   if (o.leave_one_out && units.size() < 2)
     r.leave_one_out_skipped = "one unit of data (a GEMM or a dense/2:4 pair): nothing to leave out";
   r.leave_one_out = o.leave_one_out && units.size() >= 2;
-  r.loo_predicted_us.assign(r.before.size(), 0);
+  r.loo_predicted_us.assign(measured.size(), 0);
   opt.on_progress = nullptr;
   for (std::size_t k = 0; r.leave_one_out && k < units.size(); ++k) {
     std::vector<std::size_t> training;
-    for (std::size_t row : r.fit_rows)
+    for (std::size_t row : all_rows)
       if (std::find(units[k].begin(), units[k].end(), row) == units[k].end())
         training.push_back(row);
     const OptimizerResult refit = minimize_in_box(objective_over(training), fit.best, opt);
@@ -185,7 +221,7 @@ CalibrationResult run_calibration(const CalibrationOptions& o, std::ostream& pro
     std::string left_out;
     for (std::size_t row : units[k]) {
       r.loo_predicted_us[row] = predicted[row];
-      left_out += (left_out.empty() ? "" : " + ") + row_label(r.before[row]) + " " +
+      left_out += (left_out.empty() ? "" : " + ") + row_label(r, row) + " " +
                   fmt("%+.1f%%", 100 * (predicted[row] - measured[row]) / measured[row]);
     }
     if (!o.quiet)
@@ -193,7 +229,7 @@ CalibrationResult run_calibration(const CalibrationOptions& o, std::ostream& pro
                << "; left out " << left_out << "\n";
     r.loo_fits.push_back(std::move(lf));
   }
-  if (r.leave_one_out) r.error_loo = fit_error(r.loo_predicted_us, measured, r.pairs, r.fit_rows);
+  if (r.leave_one_out) r.error_loo = fit_error(r.loo_predicted_us, measured, r.pairs, all_rows);
   r.points_simulated = evaluator.points_simulated();
   return r;
 }

@@ -1,5 +1,6 @@
-// `stcsim calibrate`'s fit: reads measurement files (the format `stcsim validate`
-// reads), simulates their GEMMs as validate does (same arguments, observed SM clock),
+// `stcsim calibrate`'s fit: reads measurement and microbenchmark files (the formats
+// `stcsim validate` reads), simulates their GEMMs and figures as validate does (same
+// arguments, observed SM clock; one `stcsim ubench` run for the figures),
 // and searches the parameters' box for the values that minimise fit_error.h's objective;
 // then, unless told not to, refits with each GEMM (or each dense/2:4 pair, as one unit)
 // left out, from the full fit's optimum, and predicts the unit left out: the gap between
@@ -13,6 +14,7 @@
 #include "validation/calibrate/fit_error.h"
 #include "validation/calibrate/fit_space.h"
 #include "validation/compare/report.h"
+#include "validation/compare/ubench_compare.h"
 
 namespace stcsim::calibrate {
 
@@ -51,10 +53,21 @@ struct CalibrationResult {
   // the simulation differs); `fit_rows` are those the simulator could run.
   std::vector<validation::ComparedGemm> before, after;
   std::vector<std::size_t> fit_rows;
+  // Microbenchmark figures (stcsim-ubench/1 files among the measurements), fitted beside
+  // the GEMMs through `stcsim ubench`: each counts in the MAPE as one more row, index
+  // before.size() + i; `figure_rows` are the rows of those the simulation yields.
+  std::vector<validation::UbenchRow> figures_before, figures_after;
+  std::vector<std::size_t> figure_rows;
+  // Every row the objective covers: fit_rows, then figure_rows.
+  std::vector<std::size_t> objective_rows() const {
+    std::vector<std::size_t> rows = fit_rows;
+    rows.insert(rows.end(), figure_rows.begin(), figure_rows.end());
+    return rows;
+  }
   std::vector<validation::SpeedupPair> pairs;
   FitError error_before, error_after;
-  // Leave-one-out: per row, its time predicted by the refit that left it out (0 where
-  // none); the error of those predictions; the refits.
+  // Leave-one-out: per row (GEMMs, then figures), its time or figure predicted by the
+  // refit that left it out (0 where none); the error of those predictions; the refits.
   bool leave_one_out = false;
   std::string leave_one_out_skipped;  // why not, when it was asked for
   std::vector<double> loo_predicted_us;

@@ -26,7 +26,8 @@ std::vector<validation::SimResult> GemmEvaluator::run_batch(const std::vector<Ov
   std::vector<validation::SimJob> jobs;
   for (std::size_t p = 0; p < points.size(); ++p)
     for (const auto& g : gemms_) {
-      validation::SimJob job{g.args, dirs[p] + "/" + g.out_dir};
+      validation::SimJob job = g;
+      job.out_dir = dirs[p] + "/" + g.out_dir;
       for (const auto& o : points[p]) job.args.insert(job.args.end(), {"-p", o});
       jobs.push_back(std::move(job));
     }

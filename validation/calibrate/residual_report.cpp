@@ -39,7 +39,8 @@ double loo_speedup(const CalibrationResult& r, const validation::SpeedupPair& p)
 const char* kObjectiveNote =
     "The fit minimises time MAPE + 100 x the mean absolute 2:4 speedup error (where dense and "
     "2:4 runs\nof the same GEMM were both measured): a speedup off by 0.10 counts as much as a "
-    "time off by 10%.\n";
+    "time off by 10%.\nA microbenchmark figure (throughput, bandwidth, latency) counts in the MAPE "
+    "as one more row.\n";
 
 const char* kLeaveOneOutNote =
     "Leave-one-out: each GEMM (a dense run with its 2:4 runs as one unit) was left out, the "
@@ -52,7 +53,8 @@ const char* kLeaveOneOutNote =
 }  // namespace
 
 std::string time_error_line(const CalibrationResult& r) {
-  std::string s = "time MAPE " + fmt("%.2f%%", r.error_before.mape_percent) + " before, " +
+  std::string s = std::string(r.figure_rows.empty() ? "time MAPE " : "MAPE of times and figures ") +
+                  fmt("%.2f%%", r.error_before.mape_percent) + " before, " +
                   fmt("%.2f%%", r.error_after.mape_percent) + " in-sample";
   if (r.leave_one_out) s += ", " + fmt("%.2f%%", r.error_loo.mape_percent) + " leave-one-out";
   return s;
@@ -86,7 +88,11 @@ std::string format_residuals(const CalibrationResult& r) {
     o += "*** SYNTHETIC measurements (made up or simulated for tests, not from a GPU): no "
          "conclusion about any GPU ***\n";
   o += "stcsim calibrate: " + r.arch + " fitted to '" + r.device + "', " +
-       std::to_string(r.fit_rows.size()) + " GEMMs from:\n";
+       std::to_string(r.fit_rows.size()) + " GEMMs" +
+       (r.figure_rows.empty()
+            ? ""
+            : " and " + std::to_string(r.figure_rows.size()) + " microbenchmark figures") +
+       " from:\n";
   for (const auto& f : r.files) o += "  " + f + "\n";
   o += "\n" + pad("parameter", 34) + pad("range", 26) + pad("before", 12) + pad("fitted", 12) +
        (r.leave_one_out ? "leave-one-out refits" : "") + "\n";
@@ -106,10 +112,12 @@ std::string format_residuals(const CalibrationResult& r) {
     o += "\n";
   }
 
-  o += "\n" + pad("gemm", 22) + pad("MxNxK", 18) + pad("kernel", 13) +
-       " measured us   before us  err %    after us  err %";
-  if (r.leave_one_out) o += "    l-o-o us  err %";
-  o += "\n";
+  if (!r.before.empty()) {
+    o += "\n" + pad("gemm", 22) + pad("MxNxK", 18) + pad("kernel", 13) +
+         " measured us   before us  err %    after us  err %";
+    if (r.leave_one_out) o += "    l-o-o us  err %";
+    o += "\n";
+  }
   for (std::size_t i = 0; i < r.before.size(); ++i) {
     const ComparedGemm& b = r.before[i];
     const ComparedGemm& a = r.after[i];
@@ -126,6 +134,28 @@ std::string format_residuals(const CalibrationResult& r) {
       o += fmt("%12.2f", r.loo_predicted_us[i]) +
            fmt("%7.1f", error_percent(r.loo_predicted_us[i], m));
     o += "\n";
+  }
+  if (!r.figures_before.empty()) {
+    o += "\n" + pad("microbenchmark", 34) + pad("metric", 11) + pad("unit", 12) +
+         "   measured      before  err %       after  err %";
+    if (r.leave_one_out) o += "       l-o-o  err %";
+    o += "\n";
+    for (std::size_t i = 0; i < r.figures_before.size(); ++i) {
+      const validation::UbenchRow& b = r.figures_before[i];
+      o += pad(b.name, 34) + pad(b.metric, 11) + pad(b.unit, 12) + fmt("%11.2f", b.measured);
+      if (!b.simulated) {
+        o += "   (not simulated: " + b.why_not + ")\n";
+        continue;
+      }
+      const validation::UbenchRow& a = r.figures_after[i];
+      o += fmt("%12.2f", b.predicted) + fmt("%7.1f", b.error_percent()) +
+           fmt("%12.2f", a.predicted) + fmt("%7.1f", a.error_percent());
+      if (r.leave_one_out) {
+        const double l = r.loo_predicted_us[r.before.size() + i];
+        o += fmt("%12.2f", l) + fmt("%7.1f", error_percent(l, b.measured));
+      }
+      o += "\n";
+    }
   }
   if (!r.pairs.empty()) {
     o += "\n2:4 speedup over dense, same GEMM:\n" + pad("gemm", 22) + pad("MxNxK", 18) +
@@ -172,7 +202,8 @@ nlohmann::json residuals_json(const CalibrationResult& r) {
   j["arch"] = r.arch;
   j["device"] = r.device;
   j["files"] = r.files;
-  j["objective"] = "time MAPE (percent) + 100 x mean |2:4 speedup error|";
+  j["objective"] =
+      "MAPE (percent) of GEMM times and microbenchmark figures + 100 x mean |2:4 speedup error|";
   j["parameters"] = json::array();
   for (std::size_t i = 0; i < r.params.size(); ++i) {
     const FitParameter& p = r.params[i];
@@ -206,6 +237,29 @@ nlohmann::json residuals_json(const CalibrationResult& r) {
       g["why_not"] = b.why_not;
     }
     j["gemms"].push_back(g);
+  }
+  j["figures"] = json::array();
+  for (std::size_t i = 0; i < r.figures_before.size(); ++i) {
+    const validation::UbenchRow& b = r.figures_before[i];
+    json f{{"name", b.name},
+           {"metric", b.metric},
+           {"unit", b.unit},
+           {"measured", b.measured},
+           {"simulated", b.simulated}};
+    if (b.simulated) {
+      f["before"] = b.predicted;
+      f["before_error_percent"] = b.error_percent();
+      f["after"] = r.figures_after[i].predicted;
+      f["after_error_percent"] = r.figures_after[i].error_percent();
+      if (r.leave_one_out) {
+        const double l = r.loo_predicted_us[r.before.size() + i];
+        f["leave_one_out"] = l;
+        f["leave_one_out_error_percent"] = error_percent(l, b.measured);
+      }
+    } else {
+      f["why_not"] = b.why_not;
+    }
+    j["figures"].push_back(f);
   }
   j["speedups"] = json::array();
   for (const auto& p : r.pairs) {

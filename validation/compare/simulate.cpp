@@ -167,7 +167,15 @@ std::vector<SimResult> run_simulations(const std::string& binary, const std::vec
       throw InputError("simulation failed (" + sweep::describe_wait_status(status) + "): " + cmd +
                        "\n" + slurp(job.out_dir + "/log.txt"));
     }
-    results[idx] = read_stats(job.out_dir + "/stats.json");
+    if (job.ubench) {
+      try {
+        results[idx].ubench = nlohmann::json::parse(slurp(job.out_dir + "/ubench.json"));
+      } catch (const nlohmann::json::exception& e) {
+        throw InputError(job.out_dir + "/ubench.json: unreadable: " + e.what());
+      }
+    } else {
+      results[idx] = read_stats(job.out_dir + "/stats.json");
+    }
     if (on_done) on_done(++done, int(running.size()));
   };
   while (next < jobs.size() || !running.empty()) {

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,6 +38,7 @@ std::string sim_folder_name(std::size_t index, const MeasuredGemm& g);
 struct SimJob {
   std::vector<std::string> args;  // after the binary, without --out / -q
   std::string out_dir;
+  bool ubench = false;  // a `stcsim ubench` run: its result is out_dir/ubench.json
 };
 
 struct SimResult {
@@ -48,6 +50,7 @@ struct SimResult {
   double dram_read_bytes = 0;   // the op's DRAM reads
   std::string instruction;      // the op's tensor-core instruction, "fp16 wgmma m64n256k16"
   int num_sms = 0;              // gpu.num_sms of the resolved config
+  nlohmann::json ubench;        // a ubench job's stcsim-ubench/1 document
 };
 
 // Runs `binary` with each job's args plus `--out out_dir -q`, at most `parallel` at once.

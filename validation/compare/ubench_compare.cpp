@@ -12,63 +12,9 @@ using nlohmann::json;
 
 namespace {
 
-constexpr long long kGemm = 4096;                      // the saturating GEMM's M = N = K
-constexpr long long kStreamM = 16, kStreamNK = 16384;  // the weight-streaming GEMM
-
-std::string gemm_text(long long m, long long n, long long k) {
-  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
-}
-
-// The counterpart of a (name, metric), or why there is none.
-bool counterpart(UbenchRow& r, const std::string& arch, std::optional<double> clock_mhz,
-                 const std::vector<std::string>& overrides) {
-  const bool mma = r.name.rfind("mma_sync_m16n8k16", 0) == 0;
-  const bool mma_sp = r.name.rfind("mma_sp_", 0) == 0;
-  const bool wg = r.name.rfind("wgmma_m64n", 0) == 0, wg_sp = r.name.rfind("wgmma_sp_m64n", 0) == 0;
-  std::vector<std::string> a = {"run", "--arch", arch, "--dtype", "fp16"};
-  const std::string gemm = gemm_text(kGemm, kGemm, kGemm);
-  if (r.metric == "throughput" && r.unit == "flop/clk/SM" && (mma || mma_sp)) {
-    // The sm80 mainloop issues mma.sync / mma.sp, whatever the preset would choose.
-    a.insert(a.end(), {"--gemm", gemm, "-p", "mapping.kernel=multistage_gemm"});
-    if (mma_sp) a.insert(a.end(), {"--sparsity", "2:4", "--no-dense-baseline"});
-    r.expect_instruction = mma_sp ? "m16n8k32 2:4" : "m16n8k16";
-    r.workload = std::string(mma_sp ? "2:4 " : "dense ") + gemm +
-                 " GEMM, multistage_gemm: 2MNK / (cycles x SMs)";
-  } else if (r.metric == "throughput" && r.unit == "flop/clk/SM" && (wg || wg_sp)) {
-    // The warp-specialized kernel with cta_n = N issues wgmma m64nNk16 (k32 for 2:4).
-    const std::string n = r.name.substr(
-        r.name.find("m64n") + 4, r.name.find('k', r.name.find("m64n")) - r.name.find("m64n") - 4);
-    a.insert(a.end(), {"--gemm", gemm, "-p", "mapping.kernel=warp_specialized_gemm", "-p",
-                       "mapping.cta_n=" + n});
-    if (wg_sp) a.insert(a.end(), {"--sparsity", "2:4", "--no-dense-baseline"});
-    r.expect_instruction = "wgmma m64n" + n + (wg_sp ? "k32 2:4" : "k16");
-    r.workload = std::string(wg_sp ? "2:4 " : "dense ") + gemm +
-                 " GEMM, warp_specialized_gemm cta_n " + n + ": 2MNK / (cycles x SMs)";
-  } else if (r.name == "dram_read" && r.metric == "bandwidth" && r.unit == "GB/s") {
-    a.insert(a.end(), {"--gemm", gemm_text(kStreamM, kStreamNK, kStreamNK)});
-    r.workload = "weight-streaming " + gemm_text(kStreamM, kStreamNK, kStreamNK) +
-                 " GEMM: DRAM reads / time";
-    r.expect_instruction = "";
-  } else {
-    if (r.metric == "latency")
-      r.why_not =
-          "latency: the simulator runs no single dependent-instruction or pointer-chase workload";
-    else if (r.name == "dram_read")
-      r.why_not = "compared as GB/s (the bandwidth row)";
-    else
-      r.why_not =
-          "no simulated workload isolates this path (shared memory, cp.async, bulk copy, L2)";
-    return false;
-  }
-  auto p = [&](const std::string& kv) { a.insert(a.end(), {"-p", kv}); };
-  if (clock_mhz) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "gpu.measured_clock_mhz=%.1f", *clock_mhz);
-    p(buf);
-  }
-  for (const auto& o : overrides) p(o);
-  r.args = a;
-  return true;
+// Throughput and bandwidth: the best configuration is the highest; latency: the lowest.
+bool better(const std::string& metric, double a, double b) {
+  return metric == "latency" ? a < b : a > b;
 }
 
 }  // namespace
@@ -80,7 +26,8 @@ std::vector<UbenchFile> load_ubench(const std::string& file_or_dir) {
     UbenchFile f;
     f.path = path;
     try {
-      f.synthetic = j.value("synthetic", false);
+      // A simulated file (stcsim ubench) is no measurement either.
+      f.synthetic = j.value("synthetic", false) || j.value("simulated", false);
       f.device_name = j.at("device").at("name").get<std::string>();
       for (const json& r : j.at("results"))
         f.results.push_back({path, r.at("name").get<std::string>(),
@@ -95,9 +42,7 @@ std::vector<UbenchFile> load_ubench(const std::string& file_or_dir) {
   return out;
 }
 
-std::vector<UbenchRow> ubench_rows(const std::vector<UbenchFile>& files, const std::string& arch,
-                                   std::optional<double> clock_mhz,
-                                   const std::vector<std::string>& overrides) {
+std::vector<UbenchRow> ubench_rows(const std::vector<UbenchFile>& files) {
   std::vector<UbenchRow> rows;
   std::map<std::string, std::size_t> index;  // "name|metric" -> row
   for (const UbenchFile& f : files)
@@ -115,34 +60,60 @@ std::vector<UbenchRow> ubench_rows(const std::vector<UbenchFile>& files, const s
       }
       UbenchRow& r = rows[it->second];
       ++r.configurations;
-      // Throughput and bandwidth: the best configuration; latency: the lowest.
-      if (fig.metric == "latency" ? fig.value < r.measured : fig.value > r.measured)
-        r.measured = fig.value;
+      if (better(fig.metric, fig.value, r.measured)) r.measured = fig.value;
     }
-  for (UbenchRow& r : rows) r.simulated = counterpart(r, arch, clock_mhz, overrides);
   return rows;
 }
 
-void set_prediction(UbenchRow& row, const SimResult& sim) {
-  if (sim.instruction.find(row.expect_instruction) == std::string::npos) {
-    row.simulated = false;
-    row.why_not =
-        "the counterpart ran '" + sim.instruction + "', not '" + row.expect_instruction + "'";
-    return;
-  }
-  if (row.unit == "flop/clk/SM") {
-    const double flops = 2.0 * double(kGemm) * kGemm * kGemm;  // dense-equivalent
-    row.predicted = sim.cycles > 0 && sim.num_sms > 0 ? flops / (sim.cycles * sim.num_sms) : 0;
-  } else {
-    row.predicted = sim.seconds > 0 ? sim.dram_read_bytes / sim.seconds / 1e9 : 0;
+SimJob ubench_job(const std::vector<UbenchRow>& rows, const std::string& arch,
+                  const std::vector<std::string>& overrides, const std::string& out_dir) {
+  SimJob job;
+  std::string names;
+  for (const UbenchRow& r : rows)
+    if (("," + names + ",").find("," + r.name + ",") == std::string::npos)
+      names += (names.empty() ? "" : ",") + r.name;
+  job.args = {"ubench", "--arch", arch, "--figures", names};
+  for (const auto& o : overrides) job.args.insert(job.args.end(), {"-p", o});
+  job.out_dir = out_dir;
+  job.ubench = true;
+  return job;
+}
+
+void set_predictions(std::vector<UbenchRow>& rows, const json& simulated) {
+  for (UbenchRow& r : rows) {
+    r.simulated = false;
+    int found = 0;
+    try {
+      for (const json& s : simulated.at("results")) {
+        if (s.at("name") != r.name || s.at("metric") != r.metric) continue;
+        const double v = s.at("value").get<double>();
+        if (found++ == 0 || better(r.metric, v, r.predicted)) r.predicted = v;
+        r.workload = "stcsim ubench: " + s.value("what", std::string());
+        if (s.value("unit", r.unit) != r.unit)
+          throw InputError("simulated " + r.name + " " + r.metric + " is in " +
+                           s.value("unit", std::string()) + ", measured in " + r.unit);
+      }
+      if (found) {
+        r.simulated = true;
+        continue;
+      }
+      r.why_not = "stcsim ubench has no benchmark yielding it";
+      const std::string stem = r.name.substr(0, r.name.find("_f16"));
+      for (const json& e : simulated.at("errors"))
+        if (e.at("name") == r.name || stem.rfind(e.at("name").get<std::string>(), 0) == 0)
+          r.why_not = "not simulated on this preset: " + e.at("why").get<std::string>();
+    } catch (const json::exception& e) {
+      throw InputError(std::string("the simulated stcsim-ubench/1 document is malformed: ") +
+                       e.what());
+    }
   }
 }
 
 std::string format_ubench(const std::vector<UbenchRow>& rows) {
-  std::string o = "\nMicrobenchmarks (stcsim-ubench/1) against simulated counterparts:\n";
+  std::string o = "\nMicrobenchmarks (stcsim-ubench/1), measured and simulated (stcsim ubench):\n";
   char line[512];
   std::snprintf(line, sizeof line, "%-34s %-10s %-12s %12s %12s %8s  %s\n", "benchmark", "metric",
-                "unit", "measured", "predicted", "error", "counterpart");
+                "unit", "measured", "predicted", "error", "simulated program");
   o += line;
   int without = 0;
   for (const UbenchRow& r : rows) {
@@ -156,7 +127,7 @@ std::string format_ubench(const std::vector<UbenchRow>& rows) {
     o += line;
   }
   if (without) {
-    o += "No simulated counterpart yet (" + std::to_string(without) + " figures):\n";
+    o += "Not simulated (" + std::to_string(without) + " figures):\n";
     for (const UbenchRow& r : rows)
       if (!r.simulated) {
         std::snprintf(line, sizeof line, "  %-34s %-10s %12.1f %-12s %s\n", r.name.c_str(),

@@ -1,19 +1,10 @@
 // The microbenchmarks (validation/ubench, schema "stcsim-ubench/1") against the
-// simulator, where the simulator can run a workload that measures the same thing:
-//   mma.sync m16n8k16 throughput  <- a dense fp16 GEMM large enough to fill every SM
-//                                    for many waves (4096^3) on the sm80 multistage
-//                                    kernel (mma.sync): 2MNK / (cycles x SMs);
-//   mma.sp m16n8k32 throughput    <- the same GEMM 2:4-sparse (dense-equivalent flops);
-//   wgmma m64nNk16 / wgmma.sp m64nNk32 throughput <- the same GEMMs on the warp-specialized
-//                                    kernel with cta_n = N (wgmma m64nN);
-//   dram_read bandwidth           <- a weight-streaming GEMM (M = 16, N = K = 16384)
-//                                    whose time is reading W: its DRAM reads / time.
-// The measured figure is the best over the benchmark's configurations (warps per SM).
-// These are counterparts, not the same programs: a GEMM's rate includes its prologue and
-// epilogue, and the stream reads through the GEMM's tiles, so a gap of a few percent is
-// expected of a correct model. The simulation must report the instruction measured, or
-// the row is not compared. Every other figure (latencies, ldmatrix, ld.shared, cp.async,
-// bulk copy, L2) is listed as having no simulated counterpart yet, with why.
+// simulator running the same programs: `stcsim ubench` (models/ubench) runs each CUDA
+// microbenchmark on the model, with its launch shape, addresses and measurement, and
+// writes the same schema. Each measured (name, metric) is compared with the simulated
+// one, each side the best over the benchmark's configurations (warps or warpgroups per
+// SM): the highest throughput or bandwidth, the lowest latency. A figure the simulation
+// does not yield (a unit the preset lacks, or no such benchmark) is listed with why.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -45,22 +36,23 @@ struct UbenchRow {
   double measured = 0;  // the best over the benchmark's configurations
   int configurations = 0;
   bool simulated = false;
-  std::string workload, why_not;   // the simulated counterpart, or why there is none
-  std::vector<std::string> args;   // `stcsim run` arguments of the counterpart
-  std::string expect_instruction;  // what the counterpart's stats must report (op.instruction)
-  double predicted = 0;            // in `unit`, after the simulation
+  std::string workload, why_not;  // the simulated program, or why there is none
+  double predicted = 0;           // in `unit`, after the simulation
   double error_percent() const {
     return measured > 0 ? 100.0 * (predicted - measured) / measured : 0;
   }
 };
 
-// One row per (name, metric) over all files, with its counterpart's arguments when it
-// has one (arch, observed clock and -p overrides as for the GEMMs).
-std::vector<UbenchRow> ubench_rows(const std::vector<UbenchFile>& files, const std::string& arch,
-                                   std::optional<double> clock_mhz,
-                                   const std::vector<std::string>& overrides);
-// The row's figure from its counterpart's simulation.
-void set_prediction(UbenchRow& row, const SimResult& sim);
+// One row per (name, metric) over all files.
+std::vector<UbenchRow> ubench_rows(const std::vector<UbenchFile>& files);
+
+// The `stcsim ubench` run that simulates the microbenchmarks yielding the rows' figures
+// on `arch` (-p overrides appended), writing into out_dir.
+SimJob ubench_job(const std::vector<UbenchRow>& rows, const std::string& arch,
+                  const std::vector<std::string>& overrides, const std::string& out_dir);
+// Each row's prediction from that run's stcsim-ubench/1 document (`simulated` false, with
+// why, for the figures it does not yield).
+void set_predictions(std::vector<UbenchRow>& rows, const nlohmann::json& simulated);
 
 std::string format_ubench(const std::vector<UbenchRow>& rows);
 nlohmann::json ubench_json(const std::vector<UbenchRow>& rows);

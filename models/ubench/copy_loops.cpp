@@ -1,0 +1,148 @@
+// The asynchronous copy paths from DRAM into shared memory: the counterparts of
+// cp_async_loop and bulk_copy_loop in validation/ubench/memory_bench.cu, at their
+// addresses: a 4 GiB source read grid-stride (CTA b's iteration i at (i * grid + b) times
+// the bytes of one iteration), so that every line comes from DRAM.
+//   cp.async: every SM, 256 threads each copying 16 B per iteration (4 KiB per CTA,
+//             .cg: past the L1), one commit group per iteration and wait_group 0 after
+//             every 8th.
+//   bulk copy (TMA present): one thread issuing cp.async.bulk of 16 KiB, two in flight,
+//             each completing on an mbarrier; the TMA unit spends its issue time per copy.
+// A request is done when its data is in shared memory (models/memory/memory_system.h);
+// the port's writes (under 20 B per clock per SM at DRAM rates, against 128) are not
+// what limits either loop, so they are not charged apart.
+#include <algorithm>
+#include <cmath>
+
+#include "models/ubench/microbenchmark.h"
+#include "models/ubench/request_window.h"
+
+namespace stcsim {
+
+namespace {
+
+constexpr double kSourceBytes = double(1LL << 32);
+constexpr int kCpThreads = 256, kCpIters = 2048, kCpGroup = 8;
+constexpr int kBulkIters = 1024, kBulkInFlight = 2;
+constexpr double kCpBytes = kCpThreads * 16.0, kBulkBytes = 16384;
+
+struct CopyLaunch : UbenchLaunch {
+  CopyLaunch(int grid, std::uint64_t src, bool bulk)
+      : UbenchLaunch(grid, 1), src(src), bulk(bulk) {}
+  std::uint64_t src;
+  bool bulk;
+  std::unique_ptr<CtaProgram> start_cta(const CtaTask& t, int slot, SmContext& sm) const override;
+};
+
+class CopyCta : public CtaProgram {
+ public:
+  CopyCta(const CopyLaunch& k, const CtaTask& t, SmContext& sm)
+      : k_(k), blk_(t.panel), sm_(sm), window_(k.bulk ? kBulkInFlight : kCpGroup) {}
+
+  bool advance(Cycle now) override {
+    if (start_ < 0) start_ = now;
+    const Cycle last = window_.retire(now);
+    const int iters = k_.bulk ? kBulkIters : kCpIters;
+    // cp.async: the next group of 8 starts once the last one has landed (wait_group 0).
+    const bool may_issue = k_.bulk || window_.empty();
+    Cycle blocked = now + 1;  // when a bulk copy that could not go yet may go
+    bool submitted = false;
+    while (may_issue && next_ < iters && window_.has_free()) {
+      if (k_.bulk) {
+        // The thread waits on the mbarrier of the copy whose buffer it reuses, then hands
+        // the TMA unit the copy.
+        const Cycle seen = sm_.tma.observed(last);
+        if (!reached(seen, now)) {
+          blocked = seen;
+          break;
+        }
+        if (tma_at_ < 0) tma_at_ = sm_.tma.issue(now, 1);
+        if (!reached(tma_at_, now)) {
+          blocked = tma_at_;
+          break;
+        }
+        tma_at_ = -1;
+      }
+      MemRequest* r = window_.free_slot();
+      const double bytes = k_.bulk ? kBulkBytes : kCpBytes;
+      const double grid = double(k_.ctas.size());
+      const double off = std::fmod((double(next_) * grid + blk_) * bytes, kSourceBytes);
+      r->runs.push_back(RowRun{k_.src + std::uint64_t(off), std::uint32_t(bytes), 1, 0});
+      sm_.submit(*r);
+      ++next_;
+      submitted = true;
+      if (!k_.bulk && next_ % kCpGroup == 0) break;  // commit ... wait_group 0
+    }
+    if (submitted) {
+      wake_ = kPending;
+      return false;
+    }
+    if (next_ < iters && window_.has_free() && may_issue) {
+      wake_ = std::min(blocked, window_.next_landing());
+      return false;
+    }
+    if (!window_.empty()) {
+      wake_ = window_.next_landing();
+      return false;
+    }
+    // A bulk copy is seen when the mbarrier's phase flips.
+    k_.cta_cycles[std::size_t(blk_)] = (k_.bulk ? sm_.tma.observed(last) : last) - start_;
+    return true;
+  }
+
+ private:
+  const CopyLaunch& k_;
+  int blk_;
+  SmContext& sm_;
+  RequestWindow window_;
+  int next_ = 0;
+  Cycle start_ = -1, tma_at_ = -1;
+};
+
+std::unique_ptr<CtaProgram> CopyLaunch::start_cta(const CtaTask& t, int, SmContext& sm) const {
+  return std::make_unique<CopyCta>(*this, t, sm);
+}
+
+class CopyEnginesBench : public IMicrobenchmark {
+ public:
+  std::string name() const override { return "copy_engines"; }
+  std::vector<std::string> figures() const override {
+    return {"cp_async_16B_dram|bandwidth", "cp_async_16B_dram|throughput",
+            "bulk_copy_16KiB_dram|bandwidth", "bulk_copy_16KiB_dram|throughput"};
+  }
+  std::vector<std::pair<std::string, std::string>> skipped(const KernelEnv& env) const override {
+    if (env.tma.present()) return {};
+    return {{"bulk_copy_16KiB_dram", "no TMA unit (tma.impl none): cp.async.bulk needs sm_90"}};
+  }
+  std::vector<UbenchResult> run(UbenchMachine& gpu) const override {
+    const int sms = gpu.env().num_sms;
+    std::vector<UbenchResult> out;
+    for (bool bulk : {false, true}) {
+      if (bulk && !gpu.env().tma.present()) break;  // the CUDA program needs sm_90
+      gpu.flush();
+      const std::uint64_t src = gpu.allocate(kSourceBytes);
+      const int iters = bulk ? kBulkIters : kCpIters;
+      const std::string name = bulk ? "bulk_copy_16KiB_dram" : "cp_async_16B_dram";
+      const std::string what =
+          bulk ? "every SM, one thread issuing cp.async.bulk of 16 KiB to shared, 2 in flight, "
+                 "mbarrier"
+               : "every SM, 256 threads, 16 B cp.async.cg into shared";
+      UbenchResult gbs{name, "bandwidth", "GB/s", what};
+      UbenchResult per{name, "throughput", "B/clk/SM", what};
+      gbs.params = per.params = {{"iterations", iters}, {"source_bytes", kSourceBytes}};
+      if (!bulk) gbs.params["threads"] = per.params["threads"] = kCpThreads;
+      const CopyLaunch k(sms, src, bulk);
+      const Cycle cycles = gpu.launch(k);
+      const double cta_bytes = (bulk ? kBulkBytes : kCpBytes) * iters;
+      gbs.samples.push_back(sms * cta_bytes / (cycles / (gpu.clock_mhz() * 1e6)) * 1e-9);
+      for (Cycle c : k.cta_cycles) per.samples.push_back(cta_bytes / c);
+      out.push_back(gbs);
+      out.push_back(per);
+    }
+    return out;
+  }
+};
+const UbenchRegistrar<CopyEnginesBench> reg;
+
+}  // namespace
+
+}  // namespace stcsim

@@ -1,0 +1,52 @@
+#include "models/ubench/microbenchmark.h"
+
+#include <algorithm>
+#include <map>
+
+namespace stcsim {
+
+double UbenchResult::median() const {
+  if (samples.empty()) return 0;
+  std::vector<double> s = samples;
+  std::sort(s.begin(), s.end());
+  const std::size_t n = s.size();
+  return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+}
+
+nlohmann::json UbenchResult::to_json() const {
+  return {{"name", name},       {"metric", metric}, {"unit", unit}, {"value", median()},
+          {"samples", samples}, {"params", params}, {"what", what}};
+}
+
+namespace {
+std::map<std::string, std::unique_ptr<IMicrobenchmark>>& table() {
+  static std::map<std::string, std::unique_ptr<IMicrobenchmark>> t;
+  return t;
+}
+}  // namespace
+
+void UbenchRegistry::add(std::unique_ptr<IMicrobenchmark> b) {
+  const std::string n = b->name();
+  table()[n] = std::move(b);
+}
+
+std::vector<const IMicrobenchmark*> UbenchRegistry::all() {
+  std::vector<const IMicrobenchmark*> out;
+  for (const auto& [_, b] : table()) out.push_back(b.get());
+  return out;
+}
+
+const IMicrobenchmark* UbenchRegistry::find(const std::string& name) {
+  const auto it = table().find(name);
+  return it == table().end() ? nullptr : it->second.get();
+}
+
+const IMicrobenchmark* UbenchRegistry::producing(const std::string& figure) {
+  for (const auto& [_, b] : table()) {
+    const auto f = b->figures();
+    if (std::find(f.begin(), f.end(), figure) != f.end()) return b.get();
+  }
+  return nullptr;
+}
+
+}  // namespace stcsim

@@ -1,0 +1,107 @@
+// `stcsim ubench` (models/ubench): the CUDA microbenchmarks run on the model. Each figure
+// follows the parameter it measures, never exceeds the unit's peak, and the file has the
+// GPU files' schema.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_stcsim.h"
+
+using namespace stcsim::test;
+
+namespace {
+
+// Figures by "name|metric": the best configuration (highest rate, lowest latency).
+std::map<std::string, double> run_ubench(const std::string& args) {
+  const std::string out = temp_dir("ubench");
+  const ProcResult r = run_stcsim("ubench " + args + " --out " + out + " -q");
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  std::ifstream in(out + "/ubench.json");
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  REQUIRE(doc["schema"] == "stcsim-ubench/1");
+  REQUIRE(doc["simulated"] == true);
+  std::map<std::string, double> best;
+  for (const auto& f : doc["results"]) {
+    const std::string key = f["name"].get<std::string>() + "|" + f["metric"].get<std::string>();
+    const double v = f["value"].get<double>();
+    const bool lat = f["metric"] == "latency";
+    if (!best.count(key) || (lat ? v < best[key] : v > best[key])) best[key] = v;
+  }
+  for (const auto& e : doc["errors"]) best["error:" + e["name"].get<std::string>()] = 1;
+  std::filesystem::remove_all(out);
+  return best;
+}
+
+}  // namespace
+
+TEST_CASE("ubench_tensor_core_figures_follow_the_pipe", "[cli][ubench]") {
+  const auto a = run_ubench("--arch a100 --only mma_sync_m16n8k16,mma_sp_m16n8k32_ordered");
+  // a100: m16n8k16 = 2048 FMA every 8 cycles on each of 4 sub-cores: 2048 flop/clk/SM.
+  CHECK(a.at("mma_sync_m16n8k16_f16_f32|throughput") <= 2048.0);
+  CHECK(a.at("mma_sync_m16n8k16_f16_f32|throughput") > 0.99 * 2048.0);
+  CHECK(a.at("mma_sync_m16n8k16_f16_f32|latency") == Approx(24));
+  CHECK(a.at("mma_sp_ordered_m16n8k32_f16_f32|throughput") <= 4096.0);
+  CHECK(a.at("mma_sp_ordered_m16n8k32_f16_f32|throughput") > 0.99 * 4096.0);
+  // Twice the interval halves the rate; a longer latency shows in the dependent chain.
+  const auto slow = run_ubench(
+      "--arch a100 --only mma_sync_m16n8k16 -p tensor_core.fp16_ii_cycles=16 -p "
+      "tensor_core.fp16_latency_cycles=40");
+  CHECK(slow.at("mma_sync_m16n8k16_f16_f32|throughput") ==
+        Approx(a.at("mma_sync_m16n8k16_f16_f32|throughput") / 2).epsilon(0.01));
+  CHECK(slow.at("mma_sync_m16n8k16_f16_f32|latency") == Approx(40));
+}
+
+TEST_CASE("ubench_shared_memory_is_bound_by_its_port", "[cli][ubench]") {
+  const auto a = run_ubench("--arch a100 --only ld_shared,ldmatrix_x1,ldmatrix_x4");
+  for (const char* f :
+       {"ld_shared_v4|throughput", "ldmatrix_x1|throughput", "ldmatrix_x4|throughput"}) {
+    INFO(f);
+    CHECK(a.at(f) <= 128.0);  // 32 banks x 4 B per clock
+    CHECK(a.at(f) > 0.99 * 128.0);
+  }
+  const auto narrow = run_ubench("--arch a100 --only ldmatrix_x4 -p smem.banks=16");
+  CHECK(narrow.at("ldmatrix_x4|throughput") == Approx(64).epsilon(0.01));
+}
+
+TEST_CASE("ubench_memory_latency_and_bandwidth_follow_the_preset", "[cli][ubench]") {
+  const auto a = run_ubench("--arch a100 --only latency,bandwidth,copy_engines");
+  // Per-line L2 latency: the near partition's hit latency, the far one's extra on top
+  // (the chase adds the cycle the next load issues in).
+  CHECK(a.at("l2_latency_near|latency") == Approx(203 + 1).margin(2));
+  CHECK(a.at("l2_latency_far|latency") - a.at("l2_latency_near|latency") == Approx(277).margin(2));
+  CHECK(a.at("l1_latency|latency") >= 33);
+  CHECK(a.at("dram_latency|latency") > a.at("l2_latency|latency"));
+  // Bandwidth: under the DRAM's peak, at least its sustained share; the L2 faster.
+  const double dram = a.at("dram_read|bandwidth");
+  CHECK(dram <= 1555.0);
+  CHECK(dram > 0.8 * 1555.0 * 0.92);
+  CHECK(a.at("l2_read|bandwidth") > 2 * dram);
+  CHECK(a.at("cp_async_16B_dram|bandwidth") <= 1555.0);
+  // No TMA on the a100: the bulk copy is listed as not run, with why.
+  CHECK(a.count("error:bulk_copy_16KiB_dram") == 1);
+  CHECK(a.count("bulk_copy_16KiB_dram|bandwidth") == 0);
+}
+
+TEST_CASE("ubench_wgmma_on_hopper_and_refused_elsewhere", "[cli][ubench]") {
+  const auto h = run_ubench("--arch h100 --only wgmma_m64n128k16,wgmma_sp_m64n128k32,copy_engines");
+  const double dense = h.at("wgmma_m64n128k16_f16_f32|throughput");
+  CHECK(dense > 0);
+  CHECK(h.at("wgmma_sp_m64n128k32_f16_f32|throughput") <= 2 * dense * 1.001);
+  CHECK(h.at("wgmma_m64n128k16_f16_f32|latency") > 0);
+  CHECK(h.at("bulk_copy_16KiB_dram|bandwidth") > 0);
+  const auto a = run_ubench("--arch a100 --only wgmma_m64n128k16");
+  CHECK(a.count("error:wgmma_m64n128k16") == 1);
+}
+
+TEST_CASE("ubench_rejects_unknown_names_and_lists_known_ones", "[cli][ubench]") {
+  const ProcResult bad = run_stcsim("ubench --only ldmatrix_x3 --out " + temp_dir("ubench_bad"));
+  CHECK(bad.status == 2);
+  CHECK(bad.err.find("unknown microbenchmark 'ldmatrix_x3'") != std::string::npos);
+  CHECK(bad.err.find("ldmatrix_x4") != std::string::npos);
+  const ProcResult list = run_stcsim("ubench --list");
+  CHECK(list.status == 0);
+  CHECK(list.out.find("latency: l1_latency|latency") != std::string::npos);
+}
