@@ -41,12 +41,4 @@ const IMicrobenchmark* UbenchRegistry::find(const std::string& name) {
   return it == table().end() ? nullptr : it->second.get();
 }
 
-const IMicrobenchmark* UbenchRegistry::producing(const std::string& figure) {
-  for (const auto& [_, b] : table()) {
-    const auto f = b->figures();
-    if (std::find(f.begin(), f.end(), figure) != f.end()) return b.get();
-  }
-  return nullptr;
-}
-
 }  // namespace stcsim

@@ -71,8 +71,6 @@ class UbenchRegistry {
   static void add(std::unique_ptr<IMicrobenchmark> b);
   static std::vector<const IMicrobenchmark*> all();             // by name
   static const IMicrobenchmark* find(const std::string& name);  // null when unknown
-  // The benchmark whose figures include "name|metric"; null when none.
-  static const IMicrobenchmark* producing(const std::string& figure);
 };
 
 template <class B>

@@ -58,7 +58,7 @@ class ReadLoopCta : public CtaProgram {
       wake_ = window_.next_landing();
       return false;
     }
-    k_.cta_cycles[std::size_t(blk_)] = last - start_;
+    k_.cta_cycles[std::size_t(blk_)] = std::max(last, start_) - start_;  // 0: no iteration
     return true;
   }
 
