@@ -24,7 +24,6 @@ Gpu::Gpu(sc_core::sc_module_name name, const HardwareSections& hw, const std::st
   const auto& power = hw.at("power");
   power_ = Registry<IPower>::create(power.impl, power.params, ctx);
   const auto& l2 = hw.at("l2");
-  if (l2.params.has("capacity_kib")) l2_bytes_ = double(l2.params.get_int("capacity_kib")) * 1024;
   const auto& dram = hw.at("dram");
   mem_ = std::make_unique<MemorySystem>("mem", gpu_.num_sms, sm_.l2_link_bytes_per_cycle,
                                         Registry<IL2Cache>::create(l2.impl, l2.params, ctx),

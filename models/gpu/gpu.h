@@ -30,14 +30,12 @@ class Gpu : public sc_core::sc_module {
   Gpu(sc_core::sc_module_name name, const HardwareSections& hw, const std::string& gpu_name);
 
   void set_ops(std::vector<GemmOp> ops) { ops_ = std::move(ops); }
-  // Run these microbenchmarks (models/ubench) instead of the GEMMs, each from a flushed
-  // GPU; their figures in ubench_results(), and the ones this GPU cannot run (a missing
-  // unit or instruction) in ubench_skipped() as (name, why).
+  // Run these microbenchmarks (models/ubench) instead of the GEMMs (each flushes what its
+  // measurement needs); their figures in ubench_results(), and the figures this GPU
+  // cannot yield (a missing unit or instruction) in ubench_skipped().
   void set_microbenchmarks(std::vector<const IMicrobenchmark*> b) { ubench_ = std::move(b); }
   const std::vector<UbenchResult>& ubench_results() const { return ubench_results_; }
-  const std::vector<std::pair<std::string, std::string>>& ubench_skipped() const {
-    return ubench_skipped_;
-  }
+  const std::vector<UbenchSkip>& ubench_skipped() const { return ubench_skipped_; }
   const std::vector<OpResult>& results() const { return results_; }
   // Trace the named signals ("sm0.active_ctas", "mem.inflight_requests"; "all").
   void trace(sc_core::sc_trace_file* tf, const std::vector<std::string>& names);
@@ -104,8 +102,7 @@ class Gpu : public sc_core::sc_module {
   std::vector<GemmOp> ops_;
   std::vector<const IMicrobenchmark*> ubench_;
   std::vector<UbenchResult> ubench_results_;
-  std::vector<std::pair<std::string, std::string>> ubench_skipped_;
-  double l2_bytes_ = 0;  // the L2's capacity, for the microbenchmarks' buffer sizes
+  std::vector<UbenchSkip> ubench_skipped_;
   std::vector<OpResult> results_;
   static constexpr std::uint64_t kFirstAddr = std::uint64_t(1) << 32;
   std::uint64_t next_addr_ = kFirstAddr;

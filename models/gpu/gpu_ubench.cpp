@@ -1,5 +1,6 @@
 // The GPU running microbenchmarks (models/ubench) instead of GEMMs: each benchmark
-// drives the GPU through UbenchMachine from the driver thread, from a flushed state.
+// drives the GPU through UbenchMachine from the driver thread and flushes it before each
+// measurement whose result depends on what the caches hold.
 #include "models/gpu/gpu.h"
 
 namespace stcsim {
@@ -8,7 +9,7 @@ class Gpu::UbenchAccess : public UbenchMachine {
  public:
   explicit UbenchAccess(Gpu& g) : g_(g) {}
   const KernelEnv& env() const override { return *g_.env_; }
-  double l2_bytes() const override { return g_.l2_bytes_; }
+  double l2_bytes() const override { return g_.mem_->l2().capacity_bytes(); }
   double clock_mhz() const override { return g_.gpu_.run_clock_mhz(); }
   std::uint64_t allocate(double bytes) override { return g_.allocate(bytes); }
   Cycle launch(const KernelLaunch& k) override {
@@ -26,13 +27,17 @@ class Gpu::UbenchAccess : public UbenchMachine {
 void Gpu::run_microbenchmarks() {
   UbenchAccess machine(*this);
   for (const IMicrobenchmark* b : ubench_) {
-    const std::string why = b->cannot_run(*env_);
-    if (!why.empty()) {
-      ubench_skipped_.emplace_back(b->name(), why);
+    if (const std::string why = b->cannot_run(*env_); !why.empty()) {
+      UbenchSkip s{b->name(), why, {}};
+      for (const std::string& f : b->figures()) {
+        const std::string name = f.substr(0, f.find('|'));
+        if (s.figures.empty() || s.figures.back() != name) s.figures.push_back(name);
+      }
+      ubench_skipped_.push_back(std::move(s));
       continue;
     }
-    for (const auto& skip : b->skipped(*env_)) ubench_skipped_.push_back(skip);
-    flush_between_ops();
+    for (const auto& [figure, why] : b->skipped(*env_))
+      ubench_skipped_.push_back(UbenchSkip{figure, why, {figure}});
     for (UbenchResult& r : b->run(machine)) ubench_results_.push_back(std::move(r));
   }
 }

@@ -32,6 +32,7 @@ class IL2Cache {
   virtual int slice_of(std::uint64_t line_addr) const = 0;
   virtual Cycle reserve_slice(int slice, Cycle ready, double bytes) = 0;
   virtual int slices() const = 0;
+  virtual double capacity_bytes() const = 0;
   virtual int line_bytes() const = 0;
   virtual int sector_bytes() const = 0;
   virtual int hit_latency() const = 0;

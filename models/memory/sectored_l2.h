@@ -42,6 +42,7 @@ class SectoredL2 : public IL2Cache {
   int slice_of(std::uint64_t line_addr) const override;
   Cycle reserve_slice(int slice, Cycle ready, double bytes) override;
   int slices() const override { return spec_.slices; }
+  double capacity_bytes() const override { return double(spec_.capacity_kib) * 1024; }
   int line_bytes() const override { return spec_.line_bytes; }
   int sector_bytes() const override { return spec_.sector_bytes; }
   int hit_latency() const override { return spec_.hit_latency; }

@@ -35,6 +35,13 @@ struct UbenchResult {
   nlohmann::json to_json() const;
 };
 
+// A benchmark (or some of its figures) the GPU cannot run: its name, why, and the
+// names of the figures it leaves out.
+struct UbenchSkip {
+  std::string name, why;
+  std::vector<std::string> figures;
+};
+
 // What a benchmark may do with the GPU it runs on (implemented by Gpu).
 class UbenchMachine {
  public:
@@ -96,7 +103,7 @@ struct UbenchLaunch : KernelLaunch {
 class SmLocalCta : public CtaProgram {
  public:
   SmLocalCta(const UbenchLaunch& k, const CtaTask& t, SmContext& sm)
-      : launch_(k), blk_(std::size_t(t.panel)), sm_(sm) {}
+      : sm_(sm), launch_(k), blk_(std::size_t(t.panel)) {}
   bool advance(Cycle now) override {
     if (end_ < 0) {
       start_ = now;
@@ -110,15 +117,11 @@ class SmLocalCta : public CtaProgram {
 
  protected:
   virtual Cycle run(Cycle now) = 0;
+  SmContext& sm_;
 
  private:
   const UbenchLaunch& launch_;
   std::size_t blk_;
-
- protected:
-  SmContext& sm_;
-
- private:
   Cycle start_ = 0, end_ = -1;
 };
 

@@ -55,8 +55,9 @@ nlohmann::json run_ubench(const Config& config, const std::vector<std::string>* 
                      {"results", nlohmann::json::array()},
                      {"errors", nlohmann::json::array()}};
   for (const UbenchResult& r : gpu.ubench_results()) doc["results"].push_back(r.to_json());
-  for (const auto& [name, why] : gpu.ubench_skipped())
-    doc["errors"].push_back({{"name", name}, {"why", "unsupported: " + why}});
+  for (const UbenchSkip& s : gpu.ubench_skipped())
+    doc["errors"].push_back(
+        {{"name", s.name}, {"why", "unsupported: " + s.why}, {"figures", s.figures}});
   return doc;
 }
 

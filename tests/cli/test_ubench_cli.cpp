@@ -30,7 +30,10 @@ std::map<std::string, double> run_ubench(const std::string& args) {
     const bool lat = f["metric"] == "latency";
     if (!best.count(key) || (lat ? v < best[key] : v > best[key])) best[key] = v;
   }
-  for (const auto& e : doc["errors"]) best["error:" + e["name"].get<std::string>()] = 1;
+  for (const auto& e : doc["errors"]) {
+    best["error:" + e["name"].get<std::string>()] = 1;
+    for (const auto& f : e["figures"]) best["error figure:" + f.get<std::string>()] = 1;
+  }
   std::filesystem::remove_all(out);
   return best;
 }
@@ -94,6 +97,8 @@ TEST_CASE("ubench_wgmma_on_hopper_and_refused_elsewhere", "[cli][ubench]") {
   CHECK(h.at("bulk_copy_16KiB_dram|bandwidth") > 0);
   const auto a = run_ubench("--arch a100 --only wgmma_m64n128k16");
   CHECK(a.count("error:wgmma_m64n128k16") == 1);
+  // The entry names the figures it leaves out, which validate matches a GPU's file by.
+  CHECK(a.count("error figure:wgmma_m64n128k16_f16_f32") == 1);
 }
 
 TEST_CASE("ubench_rejects_unknown_names_and_lists_known_ones", "[cli][ubench]") {

@@ -1,5 +1,6 @@
 #include "validation/compare/ubench_compare.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 
@@ -98,10 +99,11 @@ void set_predictions(std::vector<UbenchRow>& rows, const json& simulated) {
         continue;
       }
       r.why_not = "stcsim ubench has no benchmark yielding it";
-      const std::string stem = r.name.substr(0, r.name.find("_f16"));
-      for (const json& e : simulated.at("errors"))
-        if (e.at("name") == r.name || stem.rfind(e.at("name").get<std::string>(), 0) == 0)
+      for (const json& e : simulated.at("errors")) {  // what the preset cannot run
+        const json figures = e.value("figures", json::array());
+        if (std::find(figures.begin(), figures.end(), r.name) != figures.end())
           r.why_not = "not simulated on this preset: " + e.at("why").get<std::string>();
+      }
     } catch (const json::exception& e) {
       throw InputError(std::string("the simulated stcsim-ubench/1 document is malformed: ") +
                        e.what());
