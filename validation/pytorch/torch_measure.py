@@ -93,7 +93,8 @@ class Timer:
         self.s = settings
 
     def flush(self):
-        torch.sum(self.buf, out=self.sink)  # reads 2 x L2; writes 4 bytes
+        # reads 2 x L2; writes 4 bytes. The dim= form: torch 2.11 takes out= only with dim.
+        torch.sum(self.buf, dim=0, out=self.sink)
 
     def elapsed_us(self, body):
         a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
