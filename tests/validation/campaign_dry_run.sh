@@ -28,11 +28,16 @@ grep -q "^bitcapture  *ok" "$cur/summary.txt" || fail "A: bitcapture step"
 head -1 "$cur/bitcapture.bits" | grep -q stcsim-bitcapture/1 || fail "A: bitcapture.bits schema"
 # The plan (with its budget) lists the capture right after the smoke step.
 grep -q "smoke 60 | bitcapture 45 |" "$tmp/a.out" || fail "A: bitcapture not planned after smoke"
-grep -q "^suite  *ok .*kernels: dense,sp24,cublas" "$cur/summary.txt" || fail "A: suite step"
+grep -q "^suite_vendor  *ok .*kernels: cublas,cublaslt,cusparselt" "$cur/summary.txt" || fail "A: vendor suite step"
+grep -q "^suite_ours  *ok .*kernels: dense,sp24$" "$cur/summary.txt" || fail "A: our suite step"
+grep -q "^suite_bsr  *no kernels left" "$cur/summary.txt" || fail "A: the dropped bsr family ran"
+grep -q "^suite_csr  *ok .*kernels: csr" "$cur/summary.txt" || fail "A: csr suite step"
+# Every suite step adds its families to one file.
+for k in cublas stcsim_dense stcsim_csr; do grep -q "\"$k\"" "$cur/measurements.json" || fail "A: $k not in measurements.json"; done
 [ -f "$cur/measurements.json" ] && [ -f "$cur/ubench.json" ] && [ -f "$cur/campaign_files.tar.gz" ] \
   || fail "A: files missing"
 grep -q stcsim_bsr "$cur/measurements.json" && fail "A: dropped kernel measured"
-tar -tzf "$cur/campaign_files.tar.gz" | grep -q "work/suite.log" || fail "A: logs not packed"
+tar -tzf "$cur/campaign_files.tar.gz" | grep -q "work/suite_vendor.log" || fail "A: logs not packed"
 files_ok "$cur"
 # The table is the last thing printed.
 tail -n 40 "$tmp/a.out" | grep -q "^step  *status" || fail "A: table not last"
@@ -52,7 +57,7 @@ files_ok "$cur"
 cur=$tmp/c
 STCSIM_STUB_HANG=suite "$src/validation/campaign.sh" run "$cur" --dry-run --budget 25 > "$tmp/c.out" 2>&1 \
   || fail "C exit status"
-grep -q "^suite  *timeout" "$cur/summary.txt" || fail "C: suite timeout not recorded"
+grep -q "^suite_vendor  *timeout" "$cur/summary.txt" || fail "C: suite timeout not recorded"
 [ -f "$cur/measurements.json" ] || fail "C: parts not merged after the timeout"
 grep -q square_4096 "$cur/measurements.json" || fail "C: merged file lacks the finished part"
 files_ok "$cur"

@@ -178,35 +178,54 @@ KernelTiming time_kernel(const std::function<void(cudaStream_t)>& launch, cudaSt
   t.sm_clock_mhz = sample_summary(mhz, 1.0);
   t.power_w = sample_summary(watts, 1e-3);
 
-  // Energy: back-to-back warm replays for at least energy_ms, NVML's energy counter
-  // read before and after (it counts millijoules since the driver loaded).
+  // Energy: back-to-back warm replays, NVML's energy counter (millijoules since the driver
+  // loaded) read between batches. The counter advances in steps (about every 100 ms on an
+  // H200, 2026-11-26: a fixed 50 ms window read 0 mJ or twice the real power), so the
+  // stretch is measured from one step of the counter to a later one, at least energy_ms
+  // apart: whole update periods, not a fraction of one.
   if (s.energy_ms > 0 && nvml.ok()) {
     CUDA_CHECK(cudaStreamSynchronize(stream));
-    const unsigned long long e0 = nvml.total_energy_mj();
-    const auto t0 = std::chrono::steady_clock::now();
-    long long launches = 0;
-    double elapsed_ms = 0;
-    while (elapsed_ms < s.energy_ms) {
-      warm.enqueue();
-      launches += r;
-      if (launches % (8 * r) == 0) {
-        CUDA_CHECK(cudaStreamSynchronize(stream));
-        elapsed_ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                .count();
+    using clock = std::chrono::steady_clock;
+    const auto since = [](clock::time_point a) {
+      return std::chrono::duration<double, std::milli>(clock::now() - a).count();
+    };
+    const auto t_begin = clock::now();
+    const double give_up_ms = std::max(10 * s.energy_ms, 2000.0);
+    unsigned long long e_prev = nvml.total_energy_mj(), e_a = 0, e_b = 0;
+    clock::time_point t_a{}, t_b{};
+    long long launches = 0, launches_at_a = 0;
+    int steps = 0;
+    while (since(t_begin) < give_up_ms) {
+      for (int i = 0; i < 8; ++i) warm.enqueue();
+      launches += 8LL * r;
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+      const unsigned long long e = nvml.total_energy_mj();
+      if (e == e_prev) continue;
+      e_prev = e;
+      ++steps;
+      if (steps == 1) {  // the first step: the stretch starts here
+        e_a = e, t_a = clock::now(), launches_at_a = launches;
+      } else if (since(t_a) >= s.energy_ms) {
+        e_b = e, t_b = clock::now();
+        break;
       }
     }
-    CUDA_CHECK(cudaStreamSynchronize(stream));
-    const double secs =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const unsigned long long e1 = nvml.total_energy_mj();
-    if (e0 && e1 >= e0)
-      t.energy = {{"millijoules", e1 - e0},
+    if (e_b > e_a && steps >= 2) {
+      const double secs = std::chrono::duration<double>(t_b - t_a).count();
+      const long long n = launches - launches_at_a;
+      t.energy = {{"millijoules", e_b - e_a},
                   {"seconds", secs},
-                  {"launches", launches},
-                  {"average_w", double(e1 - e0) * 1e-3 / secs},
-                  {"mj_per_launch", double(e1 - e0) / double(launches)},
-                  {"of", "back-to-back warm launches, NVML total energy counter"}};
+                  {"launches", n},
+                  {"average_w", double(e_b - e_a) * 1e-3 / secs},
+                  {"mj_per_launch", double(e_b - e_a) / double(n)},
+                  {"counter_steps", steps - 1},
+                  {"of",
+                   "back-to-back warm launches, NVML total energy counter, from one "
+                   "step of the counter to a later one"}};
+    } else {
+      t.energy = {{"error", "NVML's energy counter did not step twice in " +
+                                std::to_string(int(give_up_ms)) + " ms"}};
+    }
   }
   return t;
 }

@@ -9,7 +9,8 @@
 // The flush reads a buffer of twice the L2 (at least 8 MiB) with 16-byte loads: unlike
 // a memset it leaves no dirty lines for the timed kernel to write back. The SM clock and
 // board power are sampled densely (every 0.5 ms) around the timed runs; the energy of R
-// back-to-back launches comes from NVML's energy counter over a sustained stretch.
+// back-to-back launches comes from NVML's energy counter over a sustained stretch that
+// starts and ends on the counter's own steps.
 #pragma once
 #include <cuda_runtime_api.h>
 
