@@ -2,7 +2,8 @@
 # CPU test (ctest label `validation`): stcsim_bitcompare end to end. A SYNTHETIC capture
 # whose D come from the h100 preset passes --require h100 (exit 0, 100%), fails
 # --require a100 (exit 1), and after one output bit is flipped in the file fails
-# --require h100, naming the mismatch; a torn file exits 2.
+# --require h100, naming the mismatch; a torn file exits 2. --search finds the model the
+# capture was made with, alone at the top, among every model of its grid.
 # usage: bitcompare_cli.sh STCSIM_BITCOMPARE
 set -u
 bc=$1
@@ -16,6 +17,11 @@ grep -q "SYNTHETIC" "$tmp/out" || fail "synthetic capture not announced"
 grep -q '"exact_records"' "$tmp/r.json" || fail "no JSON report"
 "$bc" "$tmp/c.bits" --require a100 > "$tmp/out" 2>&1
 [ $? -eq 1 ] || fail "another preset passed --require"
+"$bc" "$tmp/c.bits" --search --only mma_sp_m16n8k32_f16 --per-category 4 --show 2 \
+  --json "$tmp/s.json" > "$tmp/out" 2>&1 || fail "search"
+sed -n 3p "$tmp/out" | grep -q "b16 x2 rz norm=0 c=first: 12/12 records" || fail "search: h100 not first"
+sed -n 4p "$tmp/out" | grep -q "12/12 records" && fail "search: a second model matches every record"
+grep -q '"overall"' "$tmp/s.json" || fail "search: no JSON"
 # Flip bit 0 of the last word of the file (the last record's last D word).
 python3 - "$tmp/c.bits" <<'PY' || fail "flip"
 import sys

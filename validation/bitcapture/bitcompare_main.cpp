@@ -7,6 +7,9 @@
 //     record.
 //   stcsim_bitcompare --synthesize PRESET --out FILE [--scale S] [--seed N] [--only GROUPS]
 //     writes a SYNTHETIC capture whose D come from the model under PRESET (tests, dry runs).
+//   stcsim_bitcompare CAPTURE --search [--only GROUPS] [--show N] [--per-category R] [--json FILE]
+//     replays R (16) records of each operand category per group under every model of a
+//     grid (model_search.h) and prints the N best per group and over all groups.
 // Exit status: 0, 1 (--require failed), 2 (usage, unreadable or malformed capture).
 #include <algorithm>
 #include <fstream>
@@ -15,6 +18,7 @@
 
 #include "models/numerics/accumulation_model.h"
 #include "validation/bitcapture/comparator.h"
+#include "validation/bitcapture/model_search.h"
 #include "validation/bitcapture/plan.h"
 
 using namespace stcsim::validation::bits;
@@ -29,10 +33,13 @@ std::vector<std::string> split(const std::string& s) {
 }
 
 int usage() {
-  std::cerr << "usage: stcsim_bitcompare CAPTURE [--presets P,...] [--show N] [--json FILE] "
-               "[--require PRESET]\n"
-               "       stcsim_bitcompare --synthesize PRESET --out FILE [--scale S] [--seed N] "
-               "[--only GROUPS]\n";
+  std::cerr
+      << "usage: stcsim_bitcompare CAPTURE [--presets P,...] [--show N] [--json FILE] "
+         "[--require PRESET]\n"
+         "       stcsim_bitcompare CAPTURE --search [--only GROUPS] [--show N] [--per-category "
+         "R] [--json FILE]\n"
+         "       stcsim_bitcompare --synthesize PRESET --out FILE [--scale S] [--seed N] "
+         "[--only GROUPS]\n";
   return 2;
 }
 }  // namespace
@@ -40,7 +47,8 @@ int usage() {
 int main(int argc, char** argv) {
   std::string capture, json_out, require, synthesize, out, only;
   std::vector<std::string> presets = stcsim::numerics::accumulation_preset_names();
-  int show = 5;
+  int show = 5, per_category = 16;
+  bool search = false;
   double scale = 1;
   unsigned long long seed = 1;
   try {
@@ -65,6 +73,10 @@ int main(int argc, char** argv) {
         seed = std::stoull(argv[++i]);
       else if (a == "--only" && more)
         only = argv[++i];
+      else if (a == "--search")
+        search = true;
+      else if (a == "--per-category" && more)
+        per_category = std::stoi(argv[++i]);
       else if (a.rfind("--", 0) != 0 && capture.empty())
         capture = a;
       else
@@ -85,6 +97,22 @@ int main(int argc, char** argv) {
     if (c.header.value("synthetic", false))
       std::cout << "SYNTHETIC capture (D from the model under "
                 << c.header.value("d_from_model", "?") << "), not a measurement\n";
+    if (search) {  // which model of the family matches the capture (model_search.h)
+      SearchGrid grid;
+      grid.records_per_category = per_category;
+      const auto found = search_models(c, grid, only);
+      print_search(std::cout, found, show);
+      if (!json_out.empty()) {
+        std::ofstream js(json_out);
+        js << nlohmann::json{{"capture", capture},
+                             {"header", c.header},
+                             {"records_per_category", per_category},
+                             {"search", to_json(found, show)}}
+                  .dump(1)
+           << "\n";
+      }
+      return 0;
+    }
     const auto results = compare_capture(c, presets, show);
     print_report(std::cout, results);
     if (!json_out.empty()) {
