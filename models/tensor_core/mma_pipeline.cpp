@@ -45,6 +45,10 @@ std::vector<ParamDecl> MmaPipelineSpec::params() {
                             1e6,
                             "B operand bytes the pipe can take in per cycle (0: unlimited); a "
                             "sparse instruction needs M/N times the dense B"));
+  out.push_back(
+      float_param("wgmma_b_bytes_per_cycle", "bytes/cycle", def.wgmma_b_bytes_per_cycle, 0, 1e6,
+                  "B operand bytes a wgmma.sp can take in per cycle from shared memory (0: "
+                  "operand_b_bytes_per_cycle)"));
   out.push_back(float_param("metadata_bits_per_cycle", "bits/cycle", def.metadata_bits_per_cycle, 0,
                             1e6, "metadata bits the pipe can read per cycle (0: unlimited)"));
   out.push_back(
@@ -79,6 +83,7 @@ MmaPipelineSpec MmaPipelineSpec::from(const ParamSet& p) {
   s.wgmma_drain_cycles = int(p.get_int("wgmma_drain_cycles"));
   s.sparse_extra_latency = int(p.get_int("sparse_extra_latency_cycles"));
   s.b_bytes_per_cycle = p.get_float("operand_b_bytes_per_cycle");
+  s.wgmma_b_bytes_per_cycle = p.get_float("wgmma_b_bytes_per_cycle");
   s.metadata_bits_per_cycle = p.get_float("metadata_bits_per_cycle");
   s.numerics = p.get_string("numerics");
   return s;
@@ -125,8 +130,11 @@ double MmaPipeline::initiation_interval(const MmaKind& k) const {
   if (!k.sparsity.dense()) {
     // Each sub-core receives all of B (a wgmma broadcasts it) and its own rows' metadata.
     const double meta_bits = double(k.metadata_bits()) * k.sub_core_shape().m / k.shape().m;
-    if (spec_.b_bytes_per_cycle > 0)
-      ii = std::max(ii, double(k.b_bytes()) / spec_.b_bytes_per_cycle);
+    // mma.sp takes B from the registers, wgmma.sp from shared memory: two paths.
+    const double b_path = k.warpgroup() && spec_.wgmma_b_bytes_per_cycle > 0
+                              ? spec_.wgmma_b_bytes_per_cycle
+                              : spec_.b_bytes_per_cycle;
+    if (b_path > 0) ii = std::max(ii, double(k.b_bytes()) / b_path);
     if (spec_.metadata_bits_per_cycle > 0)
       ii = std::max(ii, meta_bits / spec_.metadata_bits_per_cycle);
   }

@@ -32,9 +32,12 @@ struct MmaPipelineSpec {
   std::array<Timing, kNumDtypes> per_dtype{};         // indexed by Dtype
   std::array<int, kNumDtypes> wgmma_cycles_per_n8{};  // indexed by Dtype; 0 = no wgmma for it
   int wgmma_drain_cycles = 0;
-  std::vector<NmSparsity> sparse_patterns;   // empty: no mma.sp
-  int sparse_extra_latency = 0;              // metadata decode and operand selection stage
-  double b_bytes_per_cycle = 0;              // B operand path width per pipe (0: unlimited)
+  std::vector<NmSparsity> sparse_patterns;  // empty: no mma.sp
+  int sparse_extra_latency = 0;             // metadata decode and operand selection stage
+  double b_bytes_per_cycle = 0;             // B operand path width per pipe (0: unlimited)
+  // The same for wgmma.sp, whose B comes from shared memory, not the registers (0: as
+  // b_bytes_per_cycle). An H200's mma.sp ran at 1.5x mma.sync, its wgmma.sp at 2x.
+  double wgmma_b_bytes_per_cycle = 0;
   double metadata_bits_per_cycle = 0;        // metadata path width per pipe (0: unlimited)
   std::string numerics = "ieee_sequential";  // accumulation model (models/numerics presets)
 

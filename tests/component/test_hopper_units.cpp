@@ -168,3 +168,25 @@ TEST_CASE("tma_unit_issue_cost_per_box_and_mbarrier_wake", "[tma][hopper]") {
   CHECK(tma.observed(1000) == 1020);
   CHECK_FALSE(NoTma().present());
 }
+
+TEST_CASE("mma_sp_and_wgmma_sp_take_b_through_separate_paths", "[tensor_core][hopper]") {
+  // The h100 preset's measured figures (an H200, validation/measurements/nvidia_h200):
+  // mma.sync m16n8k16 every 6 cycles; mma.sp m16n8k32 needs 32 x 8 x 2 = 512 B of B from
+  // the registers at 64 B/clk = 8 cycles (1.5x, as measured), while wgmma.sp m64n64k32's
+  // 64 x 32 x 2 = 4096 B come from shared memory at 128 B/clk = 32 cycles = its dense
+  // interval (2x, as measured).
+  auto s = hopper();
+  s.per_dtype[int(Dtype::FP16)] = {6, 24};
+  s.b_bytes_per_cycle = 64;
+  s.wgmma_b_bytes_per_cycle = 128;
+  MmaPipeline pipe(s);
+  CHECK(pipe.initiation_interval(MmaKind{Dtype::FP16, {}}) == 6);
+  CHECK(pipe.initiation_interval(MmaKind{Dtype::FP16, {2, 4}}) == 8);
+  const MmaKind wg_sp{Dtype::FP16, {2, 4}, 64};
+  CHECK(wg_sp.b_bytes() == 4096);
+  CHECK(pipe.initiation_interval(wg_sp) == 32);
+  CHECK(pipe.initiation_interval(MmaKind{Dtype::FP16, {}, 64}) == 32);
+  // 0: wgmma.sp shares the register path's width (the earlier single-path model).
+  s.wgmma_b_bytes_per_cycle = 0;
+  CHECK(MmaPipeline(s).initiation_interval(wg_sp) == 64);
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Fits the Hopper SM's figures that the H200 microbenchmarks isolate
+# (validation/measurements/nvidia_h200/ubench_*.json, 2026-11-26) through `stcsim calibrate`
+# on the same programs run on the model (`stcsim ubench`), at the measured 1980 MHz:
+#   tensor_core.fp16_ii_cycles            <- mma.sync m16n8k16 f16 throughput
+#   tensor_core.operand_b_bytes_per_cycle <- mma.sp m16n8k32 f16 throughput
+#   tensor_core.wgmma_drain_cycles        <- wgmma / wgmma.sp latencies, N = 64, 128, 256
+#   sm.l1_hit_latency_cycles, l2.hit_latency_cycles <- the L1 and L2 pointer chases
+# Left out: the figures the README of that folder calls invalid (ld.shared / ldmatrix
+# throughputs, whose loads were hoisted; the DRAM chase, an L2 hit after its first
+# repetition) and those no parameter here moves (bandwidths, wgmma throughputs). The
+# GEMM timings of the same campaign are not fitted: they are the out-of-sample check
+# (`stcsim validate`). Writes OUT/calibrated.yaml and residuals with leave-one-out errors.
+#   scripts/calibrate_hopper_ubench.sh [OUT]    (default /tmp/hopper_ubench_fit)
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+stcsim="${STCSIM:-$here/build/bin/stcsim}"
+out="${1:-/tmp/hopper_ubench_fit}"
+data="$(mktemp -d)"
+trap 'rm -rf "$data"' EXIT
+src=$(ls "$here"/validation/measurements/nvidia_h200/ubench_*.json | head -1)
+/usr/bin/python3 - "$src" "$data/fit.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+keep = {
+    ("mma_sync_m16n8k16_f16_f32", "throughput"), ("mma_sp_ordered_m16n8k32_f16_f32", "throughput"),
+    ("l1_latency", "latency"), ("l2_latency", "latency"),
+}
+doc["results"] = [r for r in doc["results"]
+                  if (r["name"], r["metric"]) in keep
+                  or (r["name"].startswith("wgmma") and r["metric"] == "latency")]
+doc["errors"] = []
+json.dump(doc, open(sys.argv[2], "w"), indent=1)
+print("fitting on", len(doc["results"]), "figures:",
+      ", ".join(sorted({r["name"] + " " + r["metric"] for r in doc["results"]})))
+PY
+# Two fits: the tensor-core figures (three parameters, eight figures: the leave-one-out
+# error is meaningful) and the two chases (two parameters, two figures: each pinned by its
+# own chase, so no leave-one-out).
+sub() {  # NAME PYTHON-PREDICATE: the figures of fit.json the predicate keeps
+  /usr/bin/python3 - "$data/fit.json" "$data/$1.json" "$2" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["results"] = [r for r in doc["results"] if eval(sys.argv[3], {"r": r})]
+json.dump(doc, open(sys.argv[2], "w"), indent=1)
+PY
+}
+sub tensor 'r["name"].startswith(("mma", "wgmma"))'
+sub chases 'r["name"] in ("l1_latency", "l2_latency")'
+"$stcsim" calibrate --measurements "$data/tensor.json" --arch h200 \
+  --params tensor_core.fp16_ii_cycles=4:10,tensor_core.operand_b_bytes_per_cycle=32:256,tensor_core.wgmma_drain_cycles=16:120 \
+  -p gpu.measured_clock_mhz=1980 --max-evals 60 --out "$out/tensor_core" -j 2
+"$stcsim" calibrate --measurements "$data/chases.json" --arch h200 \
+  --params sm.l1_hit_latency_cycles=20:60,l2.hit_latency_cycles=150:400 \
+  -p gpu.measured_clock_mhz=1980 --max-evals 60 --no-loo --out "$out/latencies" -j 2
