@@ -239,7 +239,13 @@ void Gpu::driver() {
 OpResult Gpu::simulate(const GemmOp& op, const IKernel& kernel, const KernelPlan& plan) {
   start_snap_ = snapshot();
   const Cycle start = now_cycles();
-  for (const auto& launch : plan.launches) run_kernel(*launch);
+  // Each launch waits out the front end's launch latency first (gpu.kernel_launch_ns).
+  const Cycle launch_cycles =
+      Cycle(std::llround(gpu_.kernel_launch_ns * gpu_.run_clock_mhz() / 1000.0));
+  for (const auto& launch : plan.launches) {
+    if (launch_cycles > 0) wait_until(now_cycles() + launch_cycles);
+    run_kernel(*launch);
+  }
   return collect(op, kernel, plan, start, now_cycles());
 }
 

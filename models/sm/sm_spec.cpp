@@ -12,7 +12,12 @@ std::vector<ParamDecl> GpuSpec::params() {
                       "SM clock observed on a real GPU during the op (0: none); when set, ns "
                       "and GB/s convert to cycles at it, seconds = cycles / it, and the power "
                       "model reports energy at it instead of settling a clock of its own "
-                      "(stcsim validate and calibrate set it from a measurement)")};
+                      "(stcsim validate and calibrate set it from a measurement)"),
+          float_param("kernel_launch_ns", "ns", GpuSpec{}.kernel_launch_ns, 0, 1e6,
+                      "per kernel a GEMM launches: from the previous kernel's end to the first "
+                      "CTA, with the completion signal after the last store, as back-to-back "
+                      "launches in a stream or CUDA graph pay it (not in microbenchmarks, "
+                      "which time inside the kernel)")};
 }
 
 GpuSpec GpuSpec::from(const ParamSet& p) {
@@ -20,6 +25,7 @@ GpuSpec GpuSpec::from(const ParamSet& p) {
   s.clock_mhz = p.get_float("clock_mhz");
   s.num_sms = int(p.get_int("num_sms"));
   s.measured_clock_mhz = p.get_float("measured_clock_mhz");
+  s.kernel_launch_ns = p.get_float("kernel_launch_ns");
   return s;
 }
 

@@ -20,6 +20,9 @@ struct GpuSpec {
   // cycles at it and the op is timed at it: a power model reports the op's energy there
   // instead of settling a clock of its own, which the measurement already did.
   double measured_clock_mhz = 0;
+  // Per kernel launched by a GEMM: from the previous kernel's end to this one's first CTA
+  // and from its last store to the end a stream (and event timing) sees. 0: none.
+  double kernel_launch_ns = 0;
   // The clock the op runs at: the measured one when given, else clock_mhz.
   double run_clock_mhz() const { return measured_clock_mhz > 0 ? measured_clock_mhz : clock_mhz; }
   static std::vector<ParamDecl> params();

@@ -91,3 +91,19 @@ TEST_CASE("physics_hopper_cluster_multicast_cuts_l2_reads_of_b", "[physics][hopp
   INFO("L2 busy ratio, cluster 2 / cluster 1: " << ratio);
   CHECK(ratio == Approx(32.0 / 48.0).epsilon(0.02));
 }
+
+TEST_CASE("physics_kernel_launch_latency_adds_its_cycles_per_launch", "[physics][hopper]") {
+  // gpu.kernel_launch_ns at the h100's 1830 MHz: 1000 ns = 1830 cycles before each kernel
+  // a GEMM launches, nothing else moved. A split-K GEMM launches two (the partial sums,
+  // then the reduction): twice that.
+  const std::string g = "--arch h100 --gemm 512x512x512 -p mapping.kernel=multistage_gemm";
+  const double none = run_stats(g + " -p gpu.kernel_launch_ns=0")["ops"][0]["cycles"];
+  const double one = run_stats(g + " -p gpu.kernel_launch_ns=1000")["ops"][0]["cycles"];
+  CHECK(one - none == 1830);
+  const std::string sk = "--arch h100 --gemm 128x128x8192 -p mapping.kernel=multistage_gemm "
+                         "-p mapping.split_k=4";
+  const auto base = run_stats(sk + " -p gpu.kernel_launch_ns=0")["ops"][0];
+  const auto with = run_stats(sk + " -p gpu.kernel_launch_ns=1000")["ops"][0];
+  CHECK(base["mapping"]["split_k"] == 4);
+  CHECK(with["cycles"].get<double>() - base["cycles"].get<double>() == 2 * 1830);
+}
