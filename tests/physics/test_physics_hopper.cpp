@@ -100,8 +100,9 @@ TEST_CASE("physics_kernel_launch_latency_adds_its_cycles_per_launch", "[physics]
   const double none = run_stats(g + " -p gpu.kernel_launch_ns=0")["ops"][0]["cycles"];
   const double one = run_stats(g + " -p gpu.kernel_launch_ns=1000")["ops"][0]["cycles"];
   CHECK(one - none == 1830);
-  const std::string sk = "--arch h100 --gemm 128x128x8192 -p mapping.kernel=multistage_gemm "
-                         "-p mapping.split_k=4";
+  const std::string sk =
+      "--arch h100 --gemm 128x128x8192 -p mapping.kernel=multistage_gemm "
+      "-p mapping.split_k=4";
   const auto base = run_stats(sk + " -p gpu.kernel_launch_ns=0")["ops"][0];
   const auto with = run_stats(sk + " -p gpu.kernel_launch_ns=1000")["ops"][0];
   CHECK(base["mapping"]["split_k"] == 4);
