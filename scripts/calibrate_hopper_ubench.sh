@@ -6,11 +6,12 @@
 #   tensor_core.operand_b_bytes_per_cycle <- mma.sp m16n8k32 f16 throughput
 #   tensor_core.wgmma_drain_cycles        <- wgmma / wgmma.sp latencies, N = 64, 128, 256
 #   sm.l1_hit_latency_cycles, l2.hit_latency_cycles <- the L1 and L2 pointer chases
+#   l2.slice_bytes_per_cycle              <- the L2 read bandwidth (h200: its own L2)
 # Left out: the figures the README of that folder calls invalid (ld.shared / ldmatrix
 # throughputs, whose loads were hoisted; the DRAM chase, an L2 hit after its first
-# repetition) and those no parameter here moves (bandwidths, wgmma throughputs). The
-# GEMM timings of the same campaign are not fitted: they are the out-of-sample check
-# (`stcsim validate`). Writes OUT/calibrated.yaml and residuals with leave-one-out errors.
+# repetition) and those no parameter here moves (DRAM and copy bandwidths, wgmma
+# throughputs). The GEMM timings of the same campaign are not fitted: they are the
+# out-of-sample check (`stcsim validate`).
 #   scripts/calibrate_hopper_ubench.sh [OUT]    (default /tmp/hopper_ubench_fit)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -24,7 +25,7 @@ import json, sys
 doc = json.load(open(sys.argv[1]))
 keep = {
     ("mma_sync_m16n8k16_f16_f32", "throughput"), ("mma_sp_ordered_m16n8k32_f16_f32", "throughput"),
-    ("l1_latency", "latency"), ("l2_latency", "latency"),
+    ("l1_latency", "latency"), ("l2_latency", "latency"), ("l2_read", "throughput"),
 }
 doc["results"] = [r for r in doc["results"]
                   if (r["name"], r["metric"]) in keep
@@ -47,9 +48,15 @@ PY
 }
 sub tensor 'r["name"].startswith(("mma", "wgmma"))'
 sub chases 'r["name"] in ("l1_latency", "l2_latency")'
+sub l2read 'r["name"] == "l2_read"'
 "$stcsim" calibrate --measurements "$data/tensor.json" --arch h200 \
   --params tensor_core.fp16_ii_cycles=4:10,tensor_core.operand_b_bytes_per_cycle=32:256,tensor_core.wgmma_drain_cycles=16:120 \
   -p gpu.measured_clock_mhz=1980 --max-evals 60 --out "$out/tensor_core" -j 2
 "$stcsim" calibrate --measurements "$data/chases.json" --arch h200 \
   --params sm.l1_hit_latency_cycles=20:60,l2.hit_latency_cycles=150:400 \
   -p gpu.measured_clock_mhz=1980 --max-evals 60 --no-loo --out "$out/latencies" -j 2
+# The L2 read bandwidth (B/clk/SM, in SM cycles, so its clock does not matter): one figure,
+# one parameter, per slice as the preset sets it.
+"$stcsim" calibrate --measurements "$data/l2read.json" --arch h200 \
+  --params l2.slice_bytes_per_cycle=20:64 \
+  -p gpu.measured_clock_mhz=1980 --max-evals 40 --no-loo --out "$out/l2_bandwidth" -j 2
