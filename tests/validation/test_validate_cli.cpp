@@ -135,9 +135,11 @@ TEST_CASE("validate_ubench_figures_against_counterparts", "[cli][validation]") {
     CHECK(u["error_percent"].get<double>() == Approx(100.0 * (pred - meas) / meas));
     CHECK(u["counterpart"].get<std::string>().rfind("stcsim ubench: ", 0) == 0);
   }
-  // Per dense-equivalent flop, mma.sp runs twice as fast as mma.sync on the model.
+  // Per dense-equivalent flop, mma.sp runs 1.5x mma.sync on the h100 model: 8 cycles per
+  // m16n8k32 through the 64 B/clk register B path against 6 per m16n8k16 (h100.yaml [10],
+  // as an H200 measured: 4,082 against 2,726 flop/clk/SM).
   CHECK(rows.at("mma_sp_ordered_m16n8k32_f16_f32|throughput")["predicted"].get<double>() ==
-        Approx(2 * mma["predicted"].get<double>()).epsilon(0.01));
+        Approx(1.5 * mma["predicted"].get<double>()).epsilon(0.01));
   // The simulated figures are the ones `stcsim ubench` wrote.
   const nlohmann::json sim = read_json(out + "/sim/ubench/ubench.json");
   CHECK(sim["simulated"] == true);
