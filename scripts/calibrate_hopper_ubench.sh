@@ -20,35 +20,22 @@ out="${1:-/tmp/hopper_ubench_fit}"
 data="$(mktemp -d)"
 trap 'rm -rf "$data"' EXIT
 src=$(ls "$here"/validation/measurements/nvidia_h200/ubench_*.json | head -1)
-/usr/bin/python3 - "$src" "$data/fit.json" <<'PY'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-keep = {
-    ("mma_sync_m16n8k16_f16_f32", "throughput"), ("mma_sp_ordered_m16n8k32_f16_f32", "throughput"),
-    ("l1_latency", "latency"), ("l2_latency", "latency"), ("l2_read", "throughput"),
-}
-doc["results"] = [r for r in doc["results"]
-                  if (r["name"], r["metric"]) in keep
-                  or (r["name"].startswith("wgmma") and r["metric"] == "latency")]
-doc["errors"] = []
-json.dump(doc, open(sys.argv[2], "w"), indent=1)
-print("fitting on", len(doc["results"]), "figures:",
-      ", ".join(sorted({r["name"] + " " + r["metric"] for r in doc["results"]})))
-PY
-# Two fits: the tensor-core figures (three parameters, eight figures: the leave-one-out
-# error is meaningful) and the two chases (two parameters, two figures: each pinned by its
-# own chase, so no leave-one-out).
-sub() {  # NAME PYTHON-PREDICATE: the figures of fit.json the predicate keeps
-  /usr/bin/python3 - "$data/fit.json" "$data/$1.json" "$2" <<'PY'
+# Three fits, each on the figures that pin its parameters: the tensor core (three
+# parameters, eight figures: the leave-one-out error is meaningful), the two chases and
+# the L2 read bandwidth (each figure pinning its own parameter, so no leave-one-out).
+sub() {  # NAME PREDICATE: DATA/NAME.json holds the ubench figures the Python predicate keeps
+  /usr/bin/python3 - "$src" "$data/$1.json" "$2" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 doc["results"] = [r for r in doc["results"] if eval(sys.argv[3], {"r": r})]
+doc["errors"] = []
 json.dump(doc, open(sys.argv[2], "w"), indent=1)
+print(sys.argv[2].split("/")[-1], "fits", ", ".join(sorted({r["name"] + " " + r["metric"] for r in doc["results"]})))
 PY
 }
-sub tensor 'r["name"].startswith(("mma", "wgmma"))'
+sub tensor '(r["name"] in ("mma_sync_m16n8k16_f16_f32", "mma_sp_ordered_m16n8k32_f16_f32") and r["metric"] == "throughput") or (r["name"].startswith("wgmma") and r["metric"] == "latency")'
 sub chases 'r["name"] in ("l1_latency", "l2_latency")'
-sub l2read 'r["name"] == "l2_read"'
+sub l2read 'r["name"] == "l2_read" and r["metric"] == "throughput"'
 "$stcsim" calibrate --measurements "$data/tensor.json" --arch h200 \
   --params tensor_core.fp16_ii_cycles=4:10,tensor_core.operand_b_bytes_per_cycle=32:256,tensor_core.wgmma_drain_cycles=16:120 \
   -p gpu.measured_clock_mhz=1980 --max-evals 60 --out "$out/tensor_core" -j 2

@@ -2,13 +2,14 @@
 // validation/ubench/memory_bench.cu. One thread follows a random cyclic chain (the CUDA
 // program's own, std::shuffle over mt19937_64(7)) with dependent 4 B loads, 64 steps to
 // warm the path and 4096 timed: L1 (16 KiB footprint, 128 B stride, ld.ca through the
-// L1), L2 (an eighth of the L2, ld.cg) and DRAM (1 GiB, 64 KiB stride, ld.cg); clocks
-// per load. Then the per-line L2 latency from one SM: 512 lines 4 KiB apart, each chased
-// 64 times after one warming load, split into the near and the far cluster at the
-// largest gap between the sorted latencies, as the CUDA host code splits them.
-// The chain reaches the GPU by cudaMemcpy, which leaves the buffer's last L2-full
-// resident: the L2 holds it when the chase starts. Not modelled: address translation
-// (the DRAM chase's 64 KiB stride misses the TLBs on a GPU).
+// L1), L2 (an eighth of the L2, ld.cg) and DRAM (1 GiB, 32 KiB stride, ld.cg); clocks
+// per load. The GPU repeats each chase five times, the DRAM one walking on so that no line
+// is read twice; the model runs it once from the chain's head, as the first repetition. Then the
+// per-line L2 latency from one SM: 512 lines 4 KiB apart, each chased 64 times after one warming
+// load, split into the near and the far cluster at the largest gap between the sorted latencies, as
+// the CUDA host code splits them. The chain reaches the GPU by cudaMemcpy, which leaves the
+// buffer's last L2-full resident: the L2 holds it when the chase starts. Not modelled: address
+// translation (the DRAM chase's 32 KiB stride misses the TLBs on a GPU).
 #include <algorithm>
 #include <numeric>
 #include <random>
@@ -113,7 +114,7 @@ class LatencyBench : public IMicrobenchmark {
     const Level levels[] = {
         {"l1_latency", 16 << 10, 128, true},
         {"l2_latency", std::max(double(1 << 20), gpu.l2_bytes() / 8), 128, false},
-        {"dram_latency", double(1LL << 30), 1 << 16, false}};
+        {"dram_latency", double(1LL << 30), 1 << 15, false}};
     for (const Level& l : levels) {
       gpu.flush();
       const std::uint64_t buf = gpu.allocate(l.bytes);
