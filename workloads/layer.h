@@ -11,7 +11,11 @@
 
 namespace stcsim::workloads {
 
-enum class LayerKind { Linear, Conv2d };
+// AttentionScores and AttentionContext are the two batched GEMMs of multi-head
+// attention, one per head and sample, with no weight operand: the scores S = Q K^T
+// (tokens x tokens, K = head size) and the context O = P V (tokens x head size, K =
+// tokens), P = softmax(S).
+enum class LayerKind { Linear, Conv2d, AttentionScores, AttentionContext };
 
 struct Layer {
   std::string name;
@@ -22,6 +26,12 @@ struct Layer {
   std::int64_t kernel_h = 1, kernel_w = 1, stride = 1, padding = 0, dilation = 1, groups = 1;
   std::int64_t in_h = 0, in_w = 0;  // Conv2d input spatial size at the model's default input
   std::string weight;  // name of the weight tensor in Model::weights ("" if shape-only)
+  // Attention layers: in_features = out_features = the head size, `heads` heads per
+  // sample, and whether a causal mask hides later tokens (decoders).
+  std::int64_t heads = 0;
+  bool causal = false;
+
+  bool has_weight_operand() const { return kind == LayerKind::Linear || kind == LayerKind::Conv2d; }
 };
 
 // Constructors of a shape-only layer (no weight tensor named).
@@ -50,6 +60,18 @@ inline Layer conv2d_layer(const std::string& name, std::int64_t cin, std::int64_
   l.groups = groups;
   l.in_h = in_h;
   l.in_w = in_w;
+  return l;
+}
+
+// The two GEMMs of one attention block: `heads` heads of `head_dim`, causal or not.
+inline Layer attention_layer(const std::string& name, LayerKind kind, std::int64_t heads,
+                             std::int64_t head_dim, bool causal) {
+  Layer l;
+  l.name = name;
+  l.kind = kind;
+  l.in_features = l.out_features = head_dim;
+  l.heads = heads;
+  l.causal = causal;
   return l;
 }
 

@@ -46,6 +46,24 @@ struct BlockMap {
   }
 };
 
+// What a causal attention mask leaves of a GEMM (the mask aligned at the top left: row i
+// sees columns 0..i). Output: D[i][j] is wanted for j <= i only (the scores Q K^T, M =
+// queries, N = keys); a causal kernel launches no CTA whose tile lies wholly above the
+// diagonal. A: A[i][k] is zero for k > i (the probabilities P of P V, M = queries, K =
+// keys); each CTA's k-loop stops after its last row's column. FlashAttention's causal
+// kernels skip the same tiles; an unfused run that masks the scores in place does not.
+enum class Causal { None, Output, A };
+inline const char* causal_name(Causal c) {
+  return c == Causal::Output ? "output" : c == Causal::A ? "a" : "none";
+}
+
+// Elements (i, j), i < rows, j < cols, with j <= i: what a causal mask keeps.
+inline double causal_elements(std::int64_t rows, std::int64_t cols) {
+  const double r = double(rows), c = double(cols);
+  if (cols >= rows) return r * (r + 1) / 2;
+  return c * (c + 1) / 2 + (r - c) * c;
+}
+
 struct GemmOp {
   std::string name;
   std::int64_t m = 0, n = 0, k = 0;
@@ -84,13 +102,27 @@ struct GemmOp {
   // (--unstructured-kernel tc:V): functional mode zeroes seeded weights with it.
   std::shared_ptr<const BlockMap> value_mask;
   double weight_density() const { return block_map ? block_map->density() : 1.0; }
+  // An attention GEMM under a causal mask (dense operands only; Causal::None otherwise).
+  Causal causal = Causal::None;
+  // B is an activation, not a weight (attention's K and V^T; every causal op): a run's
+  // --sparsity does not prune it.
+  bool activation_b = false;
+  // The share of the products the mask keeps (1 without one).
+  double causal_fraction() const {
+    if (causal == Causal::Output) return causal_elements(m, n) / (double(m) * double(n));
+    if (causal == Causal::A) return causal_elements(m, k) / (double(m) * double(k));
+    return 1.0;
+  }
 
   MmaKind kind() const { return MmaKind{dtype, sparsity}; }
   // Dense-equivalent operations (2 per FMA of the dense GEMM), as sparse peaks are quoted.
-  double flops() const { return 2.0 * double(m) * double(n) * double(k) * batch; }
+  // A causal op counts the products its mask keeps, as FlashAttention's figures do.
+  double flops() const {
+    return 2.0 * double(m) * double(n) * double(k) * batch * causal_fraction();
+  }
   // Real multiplies: the dense count scaled by N/M for a sparse operand.
   double products() const {
-    const double p = double(m) * double(n) * double(k) * batch;
+    const double p = double(m) * double(n) * double(k) * batch * causal_fraction();
     return (sparsity.dense() ? p : p * sparsity.n / sparsity.m) * weight_density();
   }
   // Elements of one group's activation operand in memory: a convolution's NHWC input
@@ -101,13 +133,16 @@ struct GemmOp {
     return double(m) * double(k);
   }
   // Compulsory bytes: read both operands once (the sparse one compressed, with its
-  // metadata; a convolution's input tensor, not its unrolled windows), write D once.
+  // metadata; a convolution's input tensor, not its unrolled windows; a causal A's
+  // lower triangle), write D once (a causal output's lower triangle).
   double min_bytes() const {
     const MmaKind kd = kind();
+    const double a_share = causal == Causal::A ? causal_fraction() : 1.0;
+    const double d_share = causal == Causal::Output ? causal_fraction() : 1.0;
     return batch *
-           (double(input_bytes(dtype)) * activation_elements() +
+           (double(input_bytes(dtype)) * activation_elements() * a_share +
             (kd.a_bytes_per_k() + kd.meta_bytes_per_k()) * double(n * k) * weight_density() +
-            double(output_bytes(dtype)) * double(m * n));
+            double(output_bytes(dtype)) * double(m * n) * d_share);
   }
 };
 

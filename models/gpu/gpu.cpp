@@ -167,7 +167,8 @@ std::string memo_key(const GemmOp& op, const IKernel& kernel, const KernelMappin
   return std::string(kernel.name()) + '|' + std::to_string(op.m) + 'x' + std::to_string(op.n) +
          'x' + std::to_string(op.k) + 'b' + std::to_string(op.batch) + '|' + op.kind().str() + '|' +
          map_key(map) + "|bm" + (op.block_map ? std::to_string(h) : std::string("-")) +
-         conv_key(op);
+         conv_key(op) +
+         (op.causal != Causal::None ? std::string("|causal ") + causal_name(op.causal) : "");
 }
 
 constexpr const char* kGpuDriver = "gpu";

@@ -75,6 +75,14 @@ const OpStat pruning_note{
      StatTotal::kNone, kOp},
     computed<OpResult>([](const OpResult& r) { return r.op.pruning_note; }),
     [](const OpResult& r) { return !r.op.pruning_note.empty(); }};
+const OpStat causal{
+    {"causal", "-",
+     "an attention GEMM under a causal mask: `output` (the scores Q K^T: tiles wholly above "
+     "the diagonal are not launched) or `a` (P V: each tile's k-loop stops after its last "
+     "row's column); absent otherwise",
+     StatTotal::kNone, kOp},
+    computed<OpResult>([](const OpResult& r) { return std::string(causal_name(r.op.causal)); }),
+    [](const OpResult& r) { return r.op.causal != Causal::None; }};
 const OpStat synthetic_weights{
     {"synthetic_weights", "0/1",
      "1: a shapes-only model pruned in blocks: its block map comes from seeded "
@@ -94,7 +102,9 @@ const OpStat seconds{{"seconds", "s",
                       "model settles it lower",
                       StatTotal::kSum, kGpu},
                      field(&OpResult::seconds)};
-const OpStat flops{{"flops", "operations", "2 per FMA of the dense GEMM, also for sparse ones",
+const OpStat flops{{"flops", "operations",
+                    "2 per FMA of the dense GEMM, also for sparse ones; a causal attention GEMM "
+                    "counts the products its mask keeps",
                     StatTotal::kSum, kGpu},
                    field(&OpResult::flops)};
 const OpStat products{

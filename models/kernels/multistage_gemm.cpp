@@ -28,8 +28,17 @@ std::vector<CtaTask> multistage_cta_order(const GemmOp& op, const KernelMapping&
       // so concurrently running CTAs share A row panels and B column panels in the L2.
       for (int n0 = 0; n0 < tiles_n; n0 += group)
         for (int tm = 0; tm < tiles_m; ++tm)
-          for (int tn = n0; tn < std::min(tiles_n, n0 + group); ++tn)
-            ctas.push_back(CtaTask{tm, tn, split, batch, kb, ke, batch * tiles_m + tm});
+          for (int tn = n0; tn < std::min(tiles_n, n0 + group); ++tn) {
+            // A causal mask: rows [tm cta_m, last) see columns up to last - 1 only.
+            const std::int64_t last =
+                std::min<std::int64_t>(op.m, std::int64_t(tm + 1) * map.cta_m);
+            if (op.causal == Causal::Output && std::int64_t(tn) * map.cta_n >= last) continue;
+            std::int64_t kend = ke;
+            if (op.causal == Causal::A)
+              kend = std::min(ke, (last + map.cta_k - 1) / map.cta_k * map.cta_k);
+            if (kb >= kend) continue;
+            ctas.push_back(CtaTask{tm, tn, split, batch, kb, kend, batch * tiles_m + tm});
+          }
     }
   if (splits) *splits = used;
   return ctas;
@@ -103,6 +112,9 @@ class MultistageGemm : public TensorCoreKernel {
   std::string cannot_run(const GemmOp& op, const KernelEnv& env) const override {
     if (op.block_sparse())
       return "multistage_gemm runs dense or N:M weights, not a block map (use block_sparse_gemm)";
+    if (op.causal != Causal::None && env.request.split_k > 1)
+      return "a causal attention GEMM runs without split-K (mapping.split_k " +
+             std::to_string(env.request.split_k) + ")";
     return unsupported_instruction(op, env);
   }
 

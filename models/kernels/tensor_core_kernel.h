@@ -18,9 +18,12 @@ class TensorCoreKernel : public IKernel {
   std::vector<KernelMapping> ranked_mappings(const GemmOp& op, const KernelEnv& env,
                                              int n) const override;
   // How the chooser scores this kernel's candidate tiles for `kp` (the kernel's problem):
-  // the multistage GEMM's estimate with split-K by default.
-  virtual TileCost tile_cost(const GemmOp& /*kp*/, const ChooserHardware& /*hw*/) const {
-    return {};
+  // the multistage GEMM's estimate with split-K by default (none for a causal op: the
+  // reduction would sum partials of tiles its mask leaves empty).
+  virtual TileCost tile_cost(const GemmOp& kp, const ChooserHardware& /*hw*/) const {
+    TileCost c;
+    c.split_k = kp.causal == Causal::None;
+    return c;
   }
   Occupancy occupancy(const GemmOp& op, const KernelMapping& map,
                       const KernelEnv& env) const override;

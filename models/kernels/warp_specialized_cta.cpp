@@ -19,6 +19,12 @@ std::unique_ptr<CtaProgram> WsLaunch::start_cta(const CtaTask& t, int, SmContext
 WsCta::WsCta(const WsLaunch& k, const CtaTask& t, SmContext& sm) : k_(k), sm_(sm) {
   for (std::size_t i = std::size_t(t.panel); i < k.tiles.size(); i += std::size_t(k.grid))
     tiles_.push_back(i);
+  first_load_.assign(1, 0);
+  for (std::size_t i : tiles_) {
+    const CtaTask& tile = k.tiles[i];
+    first_load_.push_back(first_load_.back() +
+                          (tile.k_end - tile.k_begin + k.map.cta_k - 1) / k.map.cta_k);
+  }
   const auto stages = std::size_t(k.map.stages);
   holds_.assign(stages, -1);
   full_.assign(stages, kUnknown);
@@ -32,7 +38,7 @@ WsCta::WsCta(const WsLaunch& k, const CtaTask& t, SmContext& sm) : k_(k), sm_(sm
 }
 
 bool WsCta::produce(Cycle now) {
-  const std::int64_t total = std::int64_t(tiles_.size()) * k_.kblocks;
+  const std::int64_t total = first_load_.back();
   const auto stages = std::int64_t(holds_.size());
   bool progressed = false;
   while (next_load_ < total) {
@@ -41,8 +47,9 @@ bool WsCta::produce(Cycle now) {
     if (submit_at_ < 0) submit_at_ = sm_.tma.issue(now, k_.work.boxes_per_stage);
     if (!reached(submit_at_, now)) break;
     submit_at_ = -1;
-    const CtaTask& t = k_.tiles[tiles_[std::size_t(next_load_ / k_.kblocks)]];
-    const std::int64_t k0 = t.k_begin + (next_load_ % k_.kblocks) * k_.map.cta_k;
+    while (next_load_ >= first_load_[load_tile_ + 1]) ++load_tile_;
+    const CtaTask& t = k_.tiles[tiles_[load_tile_]];
+    const std::int64_t k0 = t.k_begin + (next_load_ - first_load_[load_tile_]) * k_.map.cta_k;
     if (k_.map.cluster_m > 1) {
       // This CTA reads its share of the cluster's B tile and receives the rest from its
       // peers' multicast.
@@ -108,7 +115,7 @@ void WsCta::issue_kblock(Consumer& c, int stage, Cycle now) {
   }
   c.prev_done = done;
   c.prev_stage = stage;
-  if (++c.kb == k_.kblocks) {
+  if (++c.kb == first_load_[c.tile + 1] - first_load_[c.tile]) {
     // wait_group 0 before the epilogue; the last stage is released when it completes.
     empty_[std::size_t(stage)] = done;
     c.prev_stage = -1;
@@ -127,7 +134,7 @@ bool WsCta::consume(Consumer& c, Cycle now) {
         c.phase = Phase::Done;
         return true;
       }
-      const std::int64_t load = std::int64_t(c.tile) * k_.kblocks + c.kb;
+      const std::int64_t load = first_load_[c.tile] + c.kb;
       const int s = int(load % std::int64_t(holds_.size()));
       if (holds_[std::size_t(s)] != load || !reached(full_[std::size_t(s)], now)) {
         if (c.kb > 0) c.waited = StallCause::Global;
@@ -183,7 +190,7 @@ Cycle WsCta::next_event(const Consumer& c) const {
   switch (c.phase) {
     case Phase::Main: {
       if (c.tile >= tiles_.size()) return kUnknown;
-      const std::int64_t load = std::int64_t(c.tile) * k_.kblocks + c.kb;
+      const std::int64_t load = first_load_[c.tile] + c.kb;
       const auto s = std::size_t(load % std::int64_t(holds_.size()));
       if (holds_[s] != load) return kUnknown;
       Cycle t = std::max(c.ready, full_[s]);
@@ -232,7 +239,7 @@ bool WsCta::advance(Cycle now) {
     return reached(stores, now);
   }
   Cycle next = kUnknown;
-  const std::int64_t total = std::int64_t(tiles_.size()) * k_.kblocks;
+  const std::int64_t total = first_load_.back();
   if (next_load_ < total) {
     const auto s = std::size_t(next_load_ % std::int64_t(holds_.size()));
     Cycle t = holds_[s] >= 0 ? empty_[s] : now;

@@ -41,7 +41,7 @@ struct WsLaunch : KernelLaunch, GemmTensors {
   int grid = 0;                // persistent CTAs
   int consumers = 1;           // 1: cooperative, 2: pingpong
   WsWork work;
-  std::int64_t kblocks = 0;  // per tile
+  std::int64_t kblocks = 0;  // per full tile (a causal A's tiles stop at their last row)
   std::unique_ptr<CtaProgram> start_cta(const CtaTask& t, int slot, SmContext& sm) const override;
 };
 
@@ -74,6 +74,10 @@ class WsCta : public CtaProgram {
   const WsLaunch& k_;
   SmContext& sm_;
   std::vector<std::size_t> tiles_;  // indices into k_.tiles, in this CTA's order
+  // The first load of each of tiles_ (and the total after the last): tiles of a causal
+  // op have fewer k-blocks below the diagonal.
+  std::vector<std::int64_t> first_load_;
+  std::size_t load_tile_ = 0;  // the tile of next_load_
   bool launched_ = false;
   // The stage ring: the load each stage holds (-1: none yet), when it is seen full (or
   // not known yet), when it is empty again (released by its consumer; not known yet

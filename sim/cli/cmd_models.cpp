@@ -18,12 +18,17 @@ Command add_models_command(CLI::App& app) {
       std::cout << "  " << info.name << "\treal weights\t"
                 << (real_model_cached(info.name) ? "fetched" : "not fetched") << "\t"
                 << info.package << "@" << info.version << "\t" << info.description << "\n";
-    std::cout << "Shapes only (no weights; pruning is recorded as a label):\n";
+    std::cout << "Shapes only (no weights: N:M pruning is a label, block pruning seeds synthetic "
+                 "weights, flagged as such):\n";
     for (const auto& name : zoo_model_names()) {
       const Model m = zoo_model(name);
-      std::cout << "  " << name << "\tshapes only\t" << m.layers.size() << " layers\t"
-                << m.description << "\n";
+      std::cout << "  " << name << "\tshapes only\t" << m.layers.size()
+                << " GEMMs: " << model_coverage(m) << "\t" << m.description << "\n";
     }
+    std::cout << "Every model runs its GEMMs (attention's score and context products per head "
+                 "in the transformers, causal in the decoders; depthwise convolutions on the "
+                 "CUDA cores). Not simulated: embeddings, softmax, norms, activations, residual "
+                 "adds, pooling.\n";
     std::cout << "Or give a checkpoint path: an .onnx graph is lowered node by node (Conv, MatMul, "
                  "Gemm); a weight file (.safetensors, .npy, TF.js model.json) runs its 2-D tensors "
                  "as Linear layers. What is not lowered is listed as a note.\n";

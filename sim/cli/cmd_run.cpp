@@ -252,7 +252,7 @@ Command add_run_command(CLI::App& app) {
     }
     const NmSparsity sp = parse_sparsity(o->sparsity);
     for (auto& op : req.ops)
-      if (op.sparsity.dense()) op.sparsity = sp;
+      if (op.sparsity.dense() && !op.activation_b) op.sparsity = sp;
     admit_run(req.config, req.ops, o->functional);  // before any synthetic map is made
     if (!o->block.empty()) {
       const BlockArg b = parse_block_arg(o->block);

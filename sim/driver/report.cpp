@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "workloads/pruning/prune_model.h"
+
 namespace stcsim {
 
 namespace {
@@ -168,8 +170,13 @@ std::string format_pruning_notes(const RunResult& res) {
           "Normal(0, 1/K) weights (--block-seed), not trained ones (stats.json: "
           "synthetic_weights)\n";
   bool header = false;
+  int no_weight = 0;  // attention GEMMs: one line for all of them
+  for (const auto& r : res.ops) no_weight += r.op.pruning_note == workloads::kNoteNoWeight;
+  if (no_weight)
+    os << "\nPruning: " << no_weight
+       << " attention GEMMs stay dense: both operands are activations, nothing to prune\n";
   for (const auto& r : res.ops) {
-    if (r.op.pruning_note.empty()) continue;
+    if (r.op.pruning_note.empty() || r.op.pruning_note == workloads::kNoteNoWeight) continue;
     if (!header) os << "\nPruning: layers skipped, partly pruned or floored:\n";
     header = true;
     os << "  " << r.op.name << ": " << r.op.pruning_note << "\n";

@@ -13,6 +13,7 @@
 #include "sim/core/input_file.h"
 #include "sim/driver/gemm_list.h"
 #include "workloads/loaders/load_weights.h"
+#include "workloads/loaders/scalesim_topology.h"
 #include "workloads/pruning/prune_spec.h"
 #include "workloads/real_models/onnx_graph.h"
 #include "workloads/real_models/real_models.h"
@@ -56,6 +57,8 @@ GemmOp op_from_trace(const workloads::TraceOp& t, const std::string& prefix) {
   op.k = t.k;
   op.batch = t.batch;
   op.conv = t.conv;
+  op.causal = t.causal == "output" ? Causal::Output : t.causal == "a" ? Causal::A : Causal::None;
+  op.activation_b = op.causal != Causal::None;
   op.dtype = parse_dtype(t.dtype);
   op.weights = trace_weights(t);
   const auto spec = workloads::PruneSpec::parse_label(t.sparsity);
@@ -112,7 +115,7 @@ workloads::Model load_any_model(const std::string& name) {
     for (const auto& n : real) all += (all.empty() ? "" : ", ") + n;
     for (const auto& n : zoo) all += ", " + n;
     throw InputError("unknown model '" + name + "' (models: " + all +
-                     "; or a checkpoint file path)");
+                     "; or a checkpoint file path, or a SCALE-Sim topology .csv)");
   }
   workloads::Model m;
   const std::filesystem::path p(name);
@@ -122,6 +125,8 @@ workloads::Model load_any_model(const std::string& name) {
     m.name = p.stem().string();
     return m;
   }
+  if (p.extension() == ".csv" && !std::filesystem::is_directory(p))
+    return workloads::load_scalesim_topology(name);  // layer shapes, no weights
   // "weights/" names the model "weights", as "weights.npy" would.
   const std::filesystem::path named = p.has_filename() ? p : p.parent_path();
   m.name = named.stem().string();
@@ -153,13 +158,18 @@ workloads::Model load_any_model(const std::string& name) {
 }
 
 void print_tokens_line(const workloads::Model& model, const workloads::LoweringOptions& low) {
-  int sequence = 0, other = 0;
+  int sequence = 0, attention = 0, other = 0;
   for (const auto& l : model.layers)
-    (l.kind == workloads::LayerKind::Linear && !(l.in_h > 0 && l.in_w > 0) ? sequence : other)++;
-  if (sequence == 0) return;
+    (!l.has_weight_operand()                                                 ? attention
+     : l.kind == workloads::LayerKind::Linear && !(l.in_h > 0 && l.in_w > 0) ? sequence
+                                                                             : other)++;
+  if (sequence == 0 && attention == 0) return;
   std::cerr << "stcsim: " << model.name << ": " << sequence
             << " sequence layer(s) at M = batch x tokens = " << low.batch << " x " << low.seq_len
             << " = " << low.batch * low.seq_len << " (--batch, --tokens)";
+  if (attention > 0)
+    std::cerr << "; " << attention << " attention GEMM(s) of " << low.seq_len
+              << " tokens, batch x heads of them";
   if (other > 0) std::cerr << "; " << other << " other layer(s) at M = batch x their own positions";
   std::cerr << "\n";
 }
@@ -200,6 +210,7 @@ std::vector<GemmOp> model_ops(const workloads::Model& model, const std::string& 
     ops.push_back(op_from_trace(built.trace.ops[i], prefix));
     ops.back().pruning_note = built.pruning.layers[i].note;
     ops.back().synthetic_weights = synthetic && built.pruning.layers[i].block_rows > 0;
+    ops.back().activation_b = built.gemms[i].b_role != workloads::kRoleWeight;
   }
   return ops;
 }

@@ -24,7 +24,8 @@ nlohmann::json ops_json(const std::vector<GemmOp>& ops) {
                         {"dtype", to_string(op.dtype)},
                         {"pattern", op.pattern()},
                         {"weight_density", op.weight_density()},
-                        {"pruning_note", op.pruning_note}};
+                        {"pruning_note", op.pruning_note},
+                        {"causal", causal_name(op.causal)}};
     out.push_back(j);
   }
   return out;
@@ -64,7 +65,7 @@ void bind_workloads(py::module_& m) {
       py::arg("prune") = "dense", py::arg("dtype") = "fp16",
       "The GEMMs of a model (`stcsim models`, or a checkpoint path) as `stcsim run --model` "
       "lowers and prunes them: name, m, n, k, batch, dtype, pattern, weight_density, "
-      "pruning_note");
+      "pruning_note, causal (none, output or a: attention's scores and context GEMMs)");
   m.def(
       "trace_gemms",
       [](const std::string& path, const std::string& dtype) {

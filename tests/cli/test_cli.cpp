@@ -138,6 +138,10 @@ TEST_CASE("cli_models_lists_real_and_shapes_only", "[cli]") {
   for (const char* m :
        {"bert_base", "bert_large", "gpt2", "llama2_7b", "vit_b16", "resnet50", "dlrm_mlperf"})
     CHECK_THAT(r.out, Catch::Contains(std::string(m) + "\tshapes only"));
+  // What each model covers, and what no model simulates.
+  CHECK_THAT(r.out,
+             Catch::Contains("gpt2\tshapes only\t73 GEMMs: 49 linear, 24 attention (causal)"));
+  CHECK_THAT(r.out, Catch::Contains("Not simulated: embeddings, softmax"));
 }
 
 TEST_CASE("cli_trace_v1_written_then_run", "[cli]") {
@@ -152,9 +156,16 @@ TEST_CASE("cli_trace_v1_written_then_run", "[cli]") {
   CHECK_THAT(text, Catch::Contains("stcsim-trace 1"));
   CHECK_THAT(text, Catch::Contains("synthetic true"));
   const auto j = run_stats("--arch a100 --trace " + d + "/bert.trace --no-dense-baseline");
-  REQUIRE(j["ops"].size() == 48);  // 12 layers x (qkv, attn out, mlp up, mlp down)
+  // 12 layers x (qkv, attn scores, attn context, attn out, mlp up, mlp down)
+  REQUIRE(j["ops"].size() == 72);
   CHECK(j["ops"][0]["sparsity"] == "2:4");
   CHECK(j["ops"][0]["m"] == 128);
+  // Attention's products have no weight: dense, 12 heads of 64 at 128 tokens.
+  CHECK(j["ops"][1]["name"] == "bert_base.l0.attn_scores");
+  CHECK(j["ops"][1]["sparsity"] == "dense");
+  CHECK(j["ops"][1]["batch"] == 12);
+  CHECK(j["ops"][2]["k"] == 128);
+  CHECK(!j["ops"][1].contains("causal"));
   // Bad traces are input errors naming the file.
   std::ofstream(d + "/bad.trace")
       << "stcsim-trace 1\nmodel x\nsynthetic true\ndtype fp16\nops 1\nop a m=0 n=1 k=1\n";
@@ -234,4 +245,36 @@ TEST_CASE("cli_functional_mode_uses_trace_weights", "[cli]") {
     }
     CHECK(nonzero <= 2);
   }
+}
+
+TEST_CASE("cli_scalesim_topology_runs_as_a_model", "[cli]") {
+  const std::string csv = std::string(STCSIM_SOURCE_DIR) + "/examples/scalesim/resnet18.csv";
+  const auto j = run_stats("--arch a100 --model " + csv + " --batch 2 --prune 2:4");
+  REQUIRE(j["ops"].size() == 21);
+  const auto& conv1 = j["ops"][0];
+  CHECK(conv1["m"] == 2 * 112 * 112);
+  CHECK(conv1["k"] == 147);
+  CHECK(conv1["pattern"] == "dense");  // K = 147: 2:4 cannot apply, and the note says so
+  CHECK(j["ops"][1]["pattern"] == "2:4");
+  const std::string d = temp_dir("scalesim");
+  const auto t = run_stcsim("trace --model " + csv + " --out " + d + "/r.trace");
+  INFO(t.err);
+  CHECK(t.status == 0);
+  std::ofstream(d + "/bad.csv") << "Layer, M, N, K,\nfc, 4, 4,\n";
+  const auto bad = run_stcsim("run --arch a100 -q --model " + d + "/bad.csv");
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, Catch::Contains("bad.csv:2: expected 4 fields"));
+}
+
+TEST_CASE("cli_sparsity_never_prunes_attentions_activation_operand", "[cli]") {
+  // --sparsity prunes every weight operand; attention's K and V^T are activations.
+  const auto j =
+      run_stats("--arch a100 --model gpt2 --tokens 64 --sparsity 2:4 --no-dense-baseline");
+  int attention = 0;
+  for (const auto& op : j["ops"]) {
+    const bool att = op.contains("causal");
+    attention += att;
+    CHECK(op["sparsity"] == (att ? "dense" : "2:4"));
+  }
+  CHECK(attention == 24);
 }

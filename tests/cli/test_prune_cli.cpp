@@ -62,10 +62,15 @@ TEST_CASE("prune_cli_exclude_leaves_matching_layers_dense", "[cli][pruning]") {
   const std::string args =
       "--arch a100 --model bert_base --seq 16 --prune 2:4 --exclude 'mlp_(up|down)$'";
   const auto j = run_stats(args);
-  int excluded = 0, sparse = 0;
+  int excluded = 0, sparse = 0, attention = 0;
   for (const auto& op : j["ops"]) {
     const std::string name = op["name"];
-    if (name.find(".mlp_") != std::string::npos) {
+    if (name.find(".attn_scores") != std::string::npos ||
+        name.find(".attn_context") != std::string::npos) {
+      ++attention;  // no weight operand: never pruned, and the note says why
+      CHECK(op["pattern"] == "dense");
+      CHECK(op["pruning_note"] == "attention: both operands are activations, nothing to prune");
+    } else if (name.find(".mlp_") != std::string::npos) {
       ++excluded;
       CHECK(op["pattern"] == "dense");
       CHECK(op["variant"] == "2:4");
@@ -78,8 +83,12 @@ TEST_CASE("prune_cli_exclude_leaves_matching_layers_dense", "[cli][pruning]") {
   }
   CHECK(excluded == 24);
   CHECK(sparse == 24);
+  CHECK(attention == 24);
   const auto r = run_stcsim("run " + args);
   REQUIRE(r.status == 0);
+  // One line for the attention GEMMs, not one per GEMM.
+  CHECK(r.out.find("Pruning: 24 attention GEMMs stay dense") != std::string::npos);
+  CHECK(r.out.find("2:4/bert_base.l0.attn_scores:") == std::string::npos);
   CHECK(r.out.find("Pruning: layers skipped, partly pruned or floored:") != std::string::npos);
   CHECK(r.out.find("2:4/bert_base.l0.mlp_up: excluded: the name matches") != std::string::npos);
   // stcsim trace takes it too, and says so per layer.

@@ -206,6 +206,21 @@ TEST_CASE("trace_rejects_a_conv_that_does_not_match_its_gemm", "[trace_errors]")
   CHECK(read_trace(f.path).ops[0].conv.images == 1);
 }
 
+TEST_CASE("trace_rejects_a_causal_mask_it_cannot_apply", "[trace_errors]") {
+  Fixture f;  // op d (line 8) is dense, nm (line 9) is 2:4 with a payload
+  f.replace("op d m=4 n=4 k=16 batch=1", "op d m=4 n=4 k=16 batch=1 causal=upper");
+  f.expect({"t.trace:8:", "causal must be 'output' (the scores Q K^T) or 'a'", "'upper'"});
+  f.replace("op nm m=4 n=4 k=16 batch=1", "op nm m=4 n=4 k=16 batch=1 causal=a");
+  f.expect({"t.trace:9:", "a causal attention op has two activation operands"});
+  f.replace("op d m=4 n=4 k=16 batch=1", "op d m=4 n=4 k=16 batch=1 causal=a");
+  CHECK(read_trace(f.path).ops[0].causal == "a");
+  // The writer refuses what the reader would.
+  Trace t = good_trace();
+  t.ops[1].causal = "output";
+  CHECK_THROWS_WITH(write_trace(f.dir.file("w.trace"), t),
+                    Catch::Contains("a causal attention op has two activation operands"));
+}
+
 TEST_CASE("trace_rejects_truncation", "[trace_errors]") {
   Fixture f;
   std::string text = testing::read_text(f.path);

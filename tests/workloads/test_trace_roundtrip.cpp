@@ -170,6 +170,36 @@ TEST_CASE("trace_round_trip_keeps_a_convs_geometry", "[trace]") {
   CHECK_FALSE(r.ops[0].conv.present());
 }
 
+TEST_CASE("trace_round_trip_keeps_a_causal_mask", "[trace]") {
+  ScratchDir dir("causal");
+  Trace t = every_kind();
+  t.ops.resize(1);
+  TraceOp s = t.ops[0];
+  s.name = "scores";
+  s.m = s.n = 64;
+  s.k = 32;
+  s.batch = 12;
+  s.causal = "output";
+  TraceOp c = s;
+  c.name = "context";
+  c.n = 32;
+  c.k = 64;
+  c.causal = "a";
+  t.ops.push_back(s);
+  t.ops.push_back(c);
+  const std::string path = dir.file("a.trace");
+  const Trace w = write_trace(path, t);
+  CHECK_THAT(testing::read_text(path), Catch::Contains(" causal=output"));
+  const Trace r = read_trace(path);
+  CHECK(r == w);
+  CHECK(r.ops[0].causal.empty());
+  CHECK(r.ops[1].causal == "output");
+  CHECK(r.ops[2].causal == "a");
+  TraceOp other = r.ops[2];
+  other.causal = "output";
+  CHECK_FALSE(other == r.ops[2]);
+}
+
 TEST_CASE("trace_without_payload_has_no_payload_file", "[trace]") {
   ScratchDir dir("nopayload");
   Trace t = every_kind();

@@ -21,7 +21,8 @@ std::int64_t weight_params(const Model& m) {
 // Biases of every layer (one per output feature / channel).
 std::int64_t out_features(const Model& m) {
   std::int64_t n = 0;
-  for (const auto& l : m.layers) n += l.out_features;
+  for (const auto& l : m.layers)
+    if (l.has_weight_operand()) n += l.out_features;
   return n;
 }
 
@@ -65,7 +66,7 @@ TEST_CASE("zoo_lists_its_models_and_labels_them_shapes_only", "[zoo]") {
 TEST_CASE("zoo_bert_parameter_counts", "[zoo]") {
   // Encoder linear weights: 12 x (4 x 768^2 + 2 x 768 x 3072).
   const Model base = zoo_model("bert_base");
-  CHECK(base.layers.size() == 48);
+  CHECK(base.layers.size() == 12 * 6);  // 4 linear + 2 attention GEMMs per layer
   CHECK(weight_params(base) == 84934656);
   // With biases, layer norms (2 x 2 x 768 per layer), embeddings (30522 + 512 + 2 tokens
   // x 768, + LN) and the pooler (768^2 + 768): HF bert-base-uncased's 109,482,240.
@@ -73,7 +74,7 @@ TEST_CASE("zoo_bert_parameter_counts", "[zoo]") {
   CHECK(weight_params(base) + out_features(base) + 12 * 4 * 768 + emb + pooler == 109482240);
 
   const Model large = zoo_model("bert_large");
-  CHECK(large.layers.size() == 96);
+  CHECK(large.layers.size() == 24 * 6);
   CHECK(weight_params(large) == 301989888);
   const std::int64_t emb_l = (30522 + 512 + 2) * 1024 + 2 * 1024, pooler_l = 1024 * 1024 + 1024;
   CHECK(weight_params(large) + out_features(large) + 24 * 4 * 1024 + emb_l + pooler_l == 335141888);
@@ -91,7 +92,7 @@ TEST_CASE("zoo_gpt2_124m", "[zoo]") {
 
 TEST_CASE("zoo_llama2_7b", "[zoo]") {
   const Model m = zoo_model("llama2_7b");
-  CHECK(m.layers.size() == 32 * 7 + 1);
+  CHECK(m.layers.size() == 32 * 9 + 1);  // 7 linear + 2 attention GEMMs per layer
   const std::int64_t lm_head = 4096 * 32000;
   const std::int64_t linear = weight_params(m) - lm_head;
   CHECK(linear == 6476005376);  // ~6.5B in the projections and MLPs
@@ -103,7 +104,53 @@ TEST_CASE("zoo_llama2_7b", "[zoo]") {
   check_shape(find(g, "llama2_7b.l31.down_proj"), 4096, 4096, 11008);
   check_shape(g.back(), 4096, 32000, 4096);
   CHECK(g[1].name == "llama2_7b.l0.k_proj");
-  CHECK(g[6].name == "llama2_7b.l0.down_proj");
+  CHECK(g[8].name == "llama2_7b.l0.down_proj");
+  // Causal attention over 32 heads of 128 at 4096 tokens, after the v projection.
+  check_shape(g[3], 4096, 4096, 128, 32);
+  CHECK(g[3].name == "llama2_7b.l0.attn_scores");
+  CHECK(g[3].causal == "output");
+  CHECK(g[3].a_role == kRoleQueries);
+  CHECK(g[3].b_role == kRoleKeys);
+  check_shape(g[4], 4096, 128, 4096, 32);
+  CHECK(g[4].causal == "a");
+  CHECK(g[4].a_role == kRoleProbs);
+  CHECK(g[4].b_role == kRoleValuesT);
+  CHECK(g[3].weight_params() == 0);
+}
+
+TEST_CASE("zoo_attention_per_head_causal_only_in_decoders", "[zoo]") {
+  struct Want {
+    const char* model;
+    int heads;
+    std::int64_t head_dim, tokens;
+    bool causal;
+  };
+  for (const Want w :
+       {Want{"bert_base", 12, 64, 512, false}, Want{"bert_large", 16, 64, 512, false},
+        Want{"gpt2", 12, 64, 1024, true}, Want{"vit_b16", 12, 64, 197, false},
+        Want{"llama2_7b", 32, 128, 4096, true}}) {
+    INFO(w.model);
+    LoweringOptions o = zoo_lowering_defaults(w.model);
+    o.batch = 2;
+    const auto g = lower_model(zoo_model(w.model), o);
+    int scores = 0, context = 0;
+    for (const auto& x : g) {
+      if (x.a_role == kRoleQueries) {
+        ++scores;
+        check_shape(x, w.tokens, w.tokens, w.head_dim, 2 * w.heads);
+        CHECK(x.causal == (w.causal ? "output" : ""));
+      } else if (x.a_role == kRoleProbs) {
+        ++context;
+        check_shape(x, w.tokens, w.head_dim, w.tokens, 2 * w.heads);
+        CHECK(x.causal == (w.causal ? "a" : ""));
+      }
+    }
+    CHECK(scores > 0);
+    CHECK(scores == context);
+  }
+  CHECK(model_coverage(zoo_model("gpt2")) == "49 linear, 24 attention (causal)");
+  CHECK(model_coverage(zoo_model("bert_base")) == "48 linear, 24 attention");
+  CHECK(model_coverage(zoo_model("resnet50")) == "53 conv, 1 linear");
 }
 
 TEST_CASE("zoo_vit_b16", "[zoo]") {
@@ -191,9 +238,9 @@ TEST_CASE("zoo_bert_base_matches_the_default_workload", "[zoo]") {
   o.batch = 8;
   const auto g = lower_model(zoo_model("bert_base"), o);
   check_shape(g[0], 4096, 2304, 768);
-  check_shape(g[1], 4096, 768, 768);
-  check_shape(g[2], 4096, 3072, 768);
-  check_shape(g[3], 4096, 768, 3072);
+  check_shape(g[3], 4096, 768, 768);
+  check_shape(g[4], 4096, 3072, 768);
+  check_shape(g[5], 4096, 768, 3072);
   const auto gpt = lower_model(zoo_model("gpt2"), zoo_lowering_defaults("gpt2"));
   check_shape(gpt.back(), 1024, 50257, 768);
 }

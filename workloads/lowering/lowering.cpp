@@ -51,10 +51,23 @@ LoweredGemm lower_layer(const Layer& l, const LoweringOptions& opt, std::int64_t
   g.layer = l.name;
   g.weight = l.weight;
   g.b_role = kRoleWeight;
-  if (l.kind == LayerKind::Linear) {
-    std::int64_t tokens = opt.seq_len;
-    if (l.in_h > 0 && l.in_w > 0) tokens = l.in_h * l.in_w;
-    if (tokens < 1) throw InputError("lowering: seq_len must be >= 1, got " + n2s(tokens));
+  std::int64_t tokens = opt.seq_len;
+  if (l.in_h > 0 && l.in_w > 0) tokens = l.in_h * l.in_w;
+  if (tokens < 1) throw InputError("lowering: seq_len must be >= 1, got " + n2s(tokens));
+  if (!l.has_weight_operand()) {
+    if (l.heads < 1 || opt.batch * l.heads > std::numeric_limits<int>::max())
+      throw InputError(where + ": attention needs 1 to " +
+                       n2s(std::numeric_limits<int>::max() / opt.batch) + " heads, got " +
+                       n2s(l.heads));
+    const bool scores = l.kind == LayerKind::AttentionScores;
+    g.a_role = scores ? kRoleQueries : kRoleProbs;
+    g.b_role = scores ? kRoleKeys : kRoleValuesT;
+    g.m = tokens;
+    g.n = scores ? tokens : l.out_features;
+    g.k = scores ? l.in_features : tokens;
+    g.batch = int(opt.batch * l.heads);
+    if (l.causal) g.causal = scores ? "output" : "a";
+  } else if (l.kind == LayerKind::Linear) {
     g.a_role = kRoleActivations;
     g.m = opt.batch * tokens;
     g.n = l.out_features;

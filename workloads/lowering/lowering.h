@@ -9,7 +9,11 @@
 // A grouped convolution is `groups` independent GEMMs of that shape (LoweredGemm::batch);
 // depthwise is groups = Cin with N = Cout / Cin (the channel multiplier) and K = R x S.
 //
-// Tokens per sample of a Linear layer (the shared Layer has no field for it):
+// Attention, per sample and head (batch = samples x heads GEMMs of one shape):
+//   scores  S = Q K^T:  M = tokens, N = tokens, K = head size; causal: "output"
+//   context O = P V:    M = tokens, N = head size, K = tokens; causal: "a"
+//
+// Tokens per sample of a Linear or attention layer (the shared Layer has no field for it):
 //   in_h > 0 and in_w > 0: in_h x in_w, fixed (e.g. 1 x 1 for a classifier on a pooled
 //     feature or on ViT's class token, a feature map's H x W for a per-position layer);
 //   otherwise: LoweringOptions::seq_len (a transformer's sequence layers).
@@ -33,22 +37,31 @@ namespace stcsim::workloads {
 inline constexpr const char* kRoleActivations = "activations";     // Linear: x [tokens, in]
 inline constexpr const char* kRoleIm2col = "im2col(activations)";  // Conv2d: implicit im2col
 inline constexpr const char* kRoleWeight = "weight";               // [N = out, K = in]
+// Attention (no weight operand): scores S = Q K^T, context O = P V, per head.
+inline constexpr const char* kRoleQueries = "queries (Q)";      // [tokens, head size]
+inline constexpr const char* kRoleKeys = "keys (K)";            // [tokens, head size]
+inline constexpr const char* kRoleProbs = "probabilities (P)";  // [tokens, tokens]
+inline constexpr const char* kRoleValuesT = "values (V^T)";     // [head size, tokens]
 
 struct LoweredGemm {
   std::string name;   // the layer's name (one GEMM per layer)
   std::string layer;  // the layer it comes from
   std::int64_t m = 0, n = 0, k = 0;
   int batch = 1;       // independent GEMMs of this shape (conv groups; 1 otherwise)
-  std::string a_role;  // kRoleActivations or kRoleIm2col
-  std::string b_role;  // kRoleWeight
+  std::string a_role;  // kRoleActivations, kRoleIm2col; attention: kRoleQueries, kRoleProbs
+  std::string b_role;  // kRoleWeight; attention: kRoleKeys, kRoleValuesT
   std::string weight;  // the weight tensor (Model::weights key), "" for shape-only models
   ConvShape conv;      // Conv2d: the convolution's geometry (absent for Linear)
+  // A causal attention GEMM: "output" (scores) or "a" (context); "" otherwise
+  // (models/common/gemm_op.h Causal).
+  std::string causal;
   // The weight as one row-major matrix [batch * n, k]: the OIHW tensor read as
   // [O, I/groups * R * S]; group g owns rows [g n, (g+1) n).
   std::int64_t weight_rows() const { return std::int64_t(batch) * n; }
 
   double flops() const { return 2.0 * double(m) * double(n) * double(k) * batch; }
-  std::int64_t weight_params() const { return weight_rows() * k; }
+  // Weight values (0 for attention, whose operands are both activations).
+  std::int64_t weight_params() const { return b_role == kRoleWeight ? weight_rows() * k : 0; }
 };
 
 struct LoweringOptions {

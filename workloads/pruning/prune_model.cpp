@@ -90,6 +90,15 @@ PruneResult prune_model(const Model& model, const PruneSpec& spec, const PruneOp
     LayerPruneReport r;
     r.layer = l.name;
     r.weight = l.weight;
+    if (!l.has_weight_operand()) {
+      // Attention's products multiply activations by activations: no weight to prune.
+      if (spec.kind != PruneSpec::Kind::Dense) r.note = kNoteNoWeight;
+      Work wk;
+      wk.layer = i;
+      wk.report = std::move(r);
+      work.push_back(std::move(wk));
+      continue;
+    }
     weight_matrix_shape(l, r.rows, r.cols);
     r.elements = r.rows * r.cols;
     auto it = l.weight.empty() ? res.model.weights.end() : res.model.weights.find(l.weight);
@@ -250,7 +259,7 @@ Model with_synthetic_weights(const Model& model, std::uint64_t seed, std::int64_
   Model out = model;
   std::int64_t total = 0;
   for (const auto& l : model.layers) {
-    if (!l.weight.empty() && model.weights.count(l.weight)) continue;
+    if (!l.has_weight_operand() || (!l.weight.empty() && model.weights.count(l.weight))) continue;
     std::int64_t rows = 0, cols = 0;
     weight_matrix_shape(l, rows, cols);
     total += rows * cols;
@@ -260,7 +269,7 @@ Model with_synthetic_weights(const Model& model, std::uint64_t seed, std::int64_
                      " values, more than the limit of " + n2s(max_params));
   for (std::size_t li = 0; li < out.layers.size(); ++li) {
     Layer& l = out.layers[li];
-    if (!l.weight.empty() && out.weights.count(l.weight)) continue;
+    if (!l.has_weight_operand() || (!l.weight.empty() && out.weights.count(l.weight))) continue;
     std::int64_t rows = 0, cols = 0;
     weight_matrix_shape(l, rows, cols);
     Tensor t;

@@ -43,6 +43,10 @@ struct PruneOptions {
   bool skip_incompatible = true;     // false: a layer that cannot take the pattern is an error
 };
 
+// The note of an attention GEMM under a pruning spec: it has no weight operand.
+inline constexpr const char* kNoteNoWeight =
+    "attention: both operands are activations, nothing to prune";
+
 struct LayerPruneReport {
   std::string layer, weight;
   std::int64_t rows = 0, cols = 0;  // the weight matrix [N, K]

@@ -11,7 +11,7 @@
 //   payload <file> <bytes>             optional: the payload, relative to the trace's folder
 //   source <text> / prune <text> / lowering <text>   optional, free text to end of line
 //   op <name> m=<M> n=<N> k=<K> [batch=<B>] [dtype=<d>] [sparsity=<s>] [layer=<l>]
-//      [conv=<H>x<W>:<R>x<S>:s<stride>:p<pad>:d<dil>]
+//      [conv=<H>x<W>:<R>x<S>:s<stride>:p<pad>:d<dil>] [causal=<output|a>]
 //      [values=<off>:<bytes> values_dtype=<fp16|fp32>]
 //      [metadata=<off>:<bytes> metadata_format=<ptx16|index8>]
 //      [row_ptr=<off>:<bytes> col_idx=<off>:<bytes> panel_nnz=<off>:<bytes>]
@@ -50,6 +50,9 @@ struct TraceOp {
   // (conv=<H>x<W>:<R>x<S>:s<stride>:p<pad>:d<dil>); images and the output size follow
   // from m. Absent for linear layers.
   ConvShape conv;
+  // Attention GEMMs under a causal mask (models/common/gemm_op.h Causal): "output" (the
+  // scores Q K^T), "a" (the probabilities of P V), "" (none). Dense ops without payload.
+  std::string causal;
 
   // Payload, decoded. The weight is the matrix [batch * n, k] (groups stacked).
   std::string values_dtype;             // "" (none), "fp16" or "fp32"

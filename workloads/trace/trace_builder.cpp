@@ -124,6 +124,7 @@ BuiltTrace build_trace(const Model& model, const LoweringOptions& lowering, cons
     op.k = g.k;
     op.batch = g.batch;
     op.conv = g.conv;
+    op.causal = g.causal;
     op.dtype = opt.dtype;
     op.sparsity = rep.applied;
     const Layer& layer = model.layers[i];

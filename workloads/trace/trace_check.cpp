@@ -70,6 +70,17 @@ OpShape check_op_fields(const TraceOp& op, const std::string& where) {
     throw InputError(where + ": " + e.what());
   }
   s.rows = std::int64_t(op.batch) * op.n;
+  if (!op.causal.empty()) {
+    if (op.causal != "output" && op.causal != "a")
+      throw InputError(where +
+                       ": causal must be 'output' (the scores Q K^T) or 'a' (the "
+                       "probabilities of P V), got '" +
+                       op.causal + "'");
+    if (op.sparsity != "dense" || op.conv.present() || !op.values_dtype.empty())
+      throw InputError(where +
+                       ": a causal attention op has two activation operands: dense, "
+                       "no conv= and no weight payload");
+  }
   const bool nm_part = s.nm() || (s.block() && s.spec.inner_nm);
   if (nm_part && op.k % s.spec.nm.m)
     throw InputError(where + ": sparsity " + op.sparsity + " needs k to be a multiple of " +

@@ -3,13 +3,23 @@
 
 namespace stcsim::workloads::zoo_detail {
 
+void push_attention(Model& m, const std::string& prefix, std::int64_t heads, std::int64_t hidden,
+                    bool causal) {
+  const std::int64_t head_dim = hidden / heads;
+  m.layers.push_back(
+      attention_layer(prefix + "attn_scores", LayerKind::AttentionScores, heads, head_dim, causal));
+  m.layers.push_back(attention_layer(prefix + "attn_context", LayerKind::AttentionContext, heads,
+                                     head_dim, causal));
+}
+
 Model encoder_transformer(const std::string& name, int layers, std::int64_t hidden,
-                          std::int64_t mlp) {
+                          std::int64_t mlp, std::int64_t heads, bool causal) {
   Model m;
   m.name = name;
   for (int i = 0; i < layers; ++i) {
     const std::string p = name + ".l" + std::to_string(i) + ".";
     m.layers.push_back(linear(p + "qkv", hidden, 3 * hidden));
+    push_attention(m, p, heads, hidden, causal);
     m.layers.push_back(linear(p + "attn_out", hidden, hidden));
     m.layers.push_back(linear(p + "mlp_up", hidden, mlp));
     m.layers.push_back(linear(p + "mlp_down", mlp, hidden));
@@ -18,7 +28,7 @@ Model encoder_transformer(const std::string& name, int layers, std::int64_t hidd
 }
 
 Model bert_base() {
-  Model m = encoder_transformer("bert_base", 12, 768, 3072);
+  Model m = encoder_transformer("bert_base", 12, 768, 3072, 12, false);
   m.description = "BERT-base encoder: 12 layers, hidden 768, 12 heads, MLP 3072 (shapes only)";
   m.source =
       "shapes only: Devlin et al. 2019, BERT (arXiv:1810.04805) sec. 3, L=12 H=768 A=12, "
@@ -27,7 +37,7 @@ Model bert_base() {
 }
 
 Model bert_large() {
-  Model m = encoder_transformer("bert_large", 24, 1024, 4096);
+  Model m = encoder_transformer("bert_large", 24, 1024, 4096, 16, false);
   m.description = "BERT-large encoder: 24 layers, hidden 1024, 16 heads, MLP 4096 (shapes only)";
   m.source =
       "shapes only: Devlin et al. 2019, BERT (arXiv:1810.04805) sec. 3, L=24 H=1024 A=16, "
@@ -36,7 +46,7 @@ Model bert_large() {
 }
 
 Model gpt2() {
-  Model m = encoder_transformer("gpt2", 12, 768, 3072);
+  Model m = encoder_transformer("gpt2", 12, 768, 3072, 12, true);
   m.layers.push_back(linear("gpt2.lm_head", 768, 50257));
   m.description =
       "GPT-2 small (124M): 12 layers, hidden 768, 12 heads, MLP 3072, context 1024; "
@@ -57,6 +67,7 @@ Model llama2_7b() {
     m.layers.push_back(linear(p + "q_proj", h, h));
     m.layers.push_back(linear(p + "k_proj", h, h));
     m.layers.push_back(linear(p + "v_proj", h, h));
+    push_attention(m, p, 32, h, true);
     m.layers.push_back(linear(p + "o_proj", h, h));
     m.layers.push_back(linear(p + "gate_proj", h, mlp));
     m.layers.push_back(linear(p + "up_proj", h, mlp));
@@ -80,6 +91,7 @@ Model vit_b16() {
   for (int i = 0; i < 12; ++i) {
     const std::string p = m.name + ".l" + std::to_string(i) + ".";
     m.layers.push_back(linear(p + "qkv", 768, 3 * 768));
+    push_attention(m, p, 12, 768, false);
     m.layers.push_back(linear(p + "attn_out", 768, 768));
     m.layers.push_back(linear(p + "mlp_up", 768, 3072));
     m.layers.push_back(linear(p + "mlp_down", 3072, 768));

@@ -51,6 +51,33 @@ Model zoo_model(const std::string& name) {
   return m;
 }
 
+std::string model_coverage(const Model& model) {
+  int linear = 0, conv = 0, depthwise = 0, attention = 0;
+  bool causal = false;
+  for (const auto& l : model.layers) switch (l.kind) {
+      case LayerKind::Linear:
+        ++linear;
+        break;
+      case LayerKind::Conv2d:
+        ++(l.groups > 1 ? depthwise : conv);
+        break;
+      case LayerKind::AttentionScores:
+      case LayerKind::AttentionContext:
+        ++attention;
+        causal = causal || l.causal;
+        break;
+    }
+  std::string out;
+  auto add = [&out](int n, const std::string& what) {
+    if (n > 0) out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + what;
+  };
+  add(conv, "conv");
+  add(depthwise, "grouped/depthwise conv");
+  add(linear, "linear");
+  add(attention, causal ? "attention (causal)" : "attention");
+  return out;
+}
+
 LoweringOptions zoo_lowering_defaults(const std::string& name) {
   LoweringOptions o;
   o.seq_len = find(name).seq_len;

@@ -1,11 +1,14 @@
 // The shapes-only model zoo: published architectures as Models without weights
 // (real_weights = false; traces made from them are labelled synthetic). Each Model's
-// `source` cites where its shapes come from. Only layers that are GEMMs with a weight
-// operand are listed (no attention score / context products, embeddings, norms, pools).
+// `source` cites where its shapes come from. Its layers are GEMMs: those with a weight
+// operand and, in the transformers, attention's score and context products per head
+// (causal in the decoders); embeddings, norms, softmax and pools are not GEMMs and are
+// not listed (zoo_coverage says so per model).
 //
-//   bert_base, bert_large  encoder layers: qkv (fused), attn_out, mlp_up, mlp_down
-//   gpt2                   124M: 12 layers as BERT-base, plus lm_head (tied to wte)
-//   llama2_7b              32 layers: q, k, v, o projections, gate, up, down; lm_head
+//   bert_base, bert_large  encoder layers: qkv (fused), attn_scores, attn_context,
+//                          attn_out, mlp_up, mlp_down
+//   gpt2                   124M: 12 layers as BERT-base (causal), plus lm_head (tied to wte)
+//   llama2_7b              32 layers: q, k, v, causal attention, o, gate, up, down; lm_head
 //   vit_b16                patch embedding (conv 16x16 stride 16), 12 blocks, head
 //   resnet50               every conv (torchvision v1.5: stride on the 3x3), fc
 //   dlrm_mlperf            DLRM MLPs, MLPerf (Criteo Terabyte) config
@@ -29,5 +32,9 @@ Model zoo_model(const std::string& name);
 // models whose Linear layers have a fixed token count). With another image size, ViT's
 // seq_len is (H/16)(W/16) + 1: lowering does not derive it.
 LoweringOptions zoo_lowering_defaults(const std::string& name);
+
+// What a model's layers cover, for `stcsim models`: its GEMMs by kind ("48 linear,
+// 24 attention (causal)"; depthwise and grouped convolutions counted apart).
+std::string model_coverage(const Model& model);
 
 }  // namespace stcsim::workloads

@@ -23,9 +23,13 @@ inline Layer conv(const std::string& name, std::int64_t cin, std::int64_t cout, 
   return conv2d_layer(name, cin, cout, kernel, stride, padding, in_hw, in_hw, groups, dilation);
 }
 
-// hidden -> fused qkv, attention output, MLP up and down, per layer.
+// Attention's two batched GEMMs (scores, context) over `heads` heads of hidden / heads.
+void push_attention(Model& m, const std::string& prefix, std::int64_t heads, std::int64_t hidden,
+                    bool causal);
+// Per layer: hidden -> fused qkv, attention (causal for a decoder), attention output,
+// MLP up and down.
 Model encoder_transformer(const std::string& name, int layers, std::int64_t hidden,
-                          std::int64_t mlp);
+                          std::int64_t mlp, std::int64_t heads, bool causal);
 Model bert_base();
 Model bert_large();
 Model gpt2();
