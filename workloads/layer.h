@@ -15,7 +15,9 @@ namespace stcsim::workloads {
 // attention, one per head and sample, with no weight operand: the scores S = Q K^T
 // (tokens x tokens, K = head size) and the context O = P V (tokens x head size, K =
 // tokens), P = softmax(S).
-enum class LayerKind { Linear, Conv2d, AttentionScores, AttentionContext };
+// RowOp is a non-GEMM op (softmax, a norm, an activation, a residual add, an embedding
+// lookup; models/common/row_op.h) over rows of in_features elements.
+enum class LayerKind { Linear, Conv2d, AttentionScores, AttentionContext, RowOp };
 
 struct Layer {
   std::string name;
@@ -30,6 +32,9 @@ struct Layer {
   // sample, and whether a causal mask hides later tokens (decoders).
   std::int64_t heads = 0;
   bool causal = false;
+  // RowOp layers: the op's name ("softmax", "layernorm", ...); rows are the tokens, or
+  // heads x tokens rows of tokens elements for attention's softmax (heads > 0).
+  std::string row_op;
 
   bool has_weight_operand() const { return kind == LayerKind::Linear || kind == LayerKind::Conv2d; }
 };
@@ -70,6 +75,24 @@ inline Layer attention_layer(const std::string& name, LayerKind kind, std::int64
   l.name = name;
   l.kind = kind;
   l.in_features = l.out_features = head_dim;
+  l.heads = heads;
+  l.causal = causal;
+  return l;
+}
+
+// A non-GEMM op over each token's `features` elements.
+inline Layer row_op_layer(const std::string& name, const std::string& op, std::int64_t features) {
+  Layer l;
+  l.name = name;
+  l.kind = LayerKind::RowOp;
+  l.row_op = op;
+  l.in_features = l.out_features = features;
+  return l;
+}
+
+// Attention's softmax: per sample and head, rows of the scores (causal: row i keeps i + 1).
+inline Layer softmax_layer(const std::string& name, std::int64_t heads, bool causal) {
+  Layer l = row_op_layer(name, "softmax", 1);
   l.heads = heads;
   l.causal = causal;
   return l;

@@ -17,6 +17,7 @@
 
 #include "models/common/conv_shape.h"
 #include "models/common/mma_kind.h"
+#include "models/common/row_op.h"
 
 namespace stcsim {
 
@@ -107,6 +108,15 @@ struct GemmOp {
   // B is an activation, not a weight (attention's K and V^T; every causal op): a run's
   // --sparsity does not prune it.
   bool activation_b = false;
+  // Not a GEMM: a softmax, norm, activation, residual add or embedding lookup over
+  // `batch` x m rows of n elements (k = 1), run by the row_op kernel (row_op.h). A causal
+  // softmax (causal == Output) reads and writes each row's kept part only.
+  RowOpKind row_op = RowOpKind::None;
+  bool is_row_op() const { return row_op != RowOpKind::None; }
+  // Elements a row op writes.
+  double row_elements() const {
+    return batch * (causal == Causal::Output ? causal_elements(m, n) : double(m) * double(n));
+  }
   // The share of the products the mask keeps (1 without one).
   double causal_fraction() const {
     if (causal == Causal::Output) return causal_elements(m, n) / (double(m) * double(n));
@@ -117,11 +127,14 @@ struct GemmOp {
   MmaKind kind() const { return MmaKind{dtype, sparsity}; }
   // Dense-equivalent operations (2 per FMA of the dense GEMM), as sparse peaks are quoted.
   // A causal op counts the products its mask keeps, as FlashAttention's figures do.
+  // A row op does no tensor work: 0.
   double flops() const {
+    if (is_row_op()) return 0;
     return 2.0 * double(m) * double(n) * double(k) * batch * causal_fraction();
   }
   // Real multiplies: the dense count scaled by N/M for a sparse operand.
   double products() const {
+    if (is_row_op()) return 0;
     const double p = double(m) * double(n) * double(k) * batch * causal_fraction();
     return (sparsity.dense() ? p : p * sparsity.n / sparsity.m) * weight_density();
   }
@@ -136,6 +149,12 @@ struct GemmOp {
   // metadata; a convolution's input tensor, not its unrolled windows; a causal A's
   // lower triangle), write D once (a causal output's lower triangle).
   double min_bytes() const {
+    if (is_row_op()) {
+      const RowOpInfo& r = row_op_info(row_op);
+      return double(input_bytes(dtype)) * row_elements() * r.inputs +
+             double(output_bytes(dtype)) * row_elements() * r.outputs +
+             (r.per_row_params ? 2.0 * double(input_bytes(dtype)) * double(n) : 0.0);
+    }
     const MmaKind kd = kind();
     const double a_share = causal == Causal::A ? causal_fraction() : 1.0;
     const double d_share = causal == Causal::Output ? causal_fraction() : 1.0;

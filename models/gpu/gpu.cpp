@@ -168,7 +168,8 @@ std::string memo_key(const GemmOp& op, const IKernel& kernel, const KernelMappin
          'x' + std::to_string(op.k) + 'b' + std::to_string(op.batch) + '|' + op.kind().str() + '|' +
          map_key(map) + "|bm" + (op.block_map ? std::to_string(h) : std::string("-")) +
          conv_key(op) +
-         (op.causal != Causal::None ? std::string("|causal ") + causal_name(op.causal) : "");
+         (op.causal != Causal::None ? std::string("|causal ") + causal_name(op.causal) : "") +
+         (op.is_row_op() ? std::string("|row ") + row_op_info(op.row_op).name : "");
 }
 
 constexpr const char* kGpuDriver = "gpu";

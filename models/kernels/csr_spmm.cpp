@@ -215,8 +215,7 @@ class CsrSpmm : public IKernel {
               OpResult& r) const override {
     const auto& k = static_cast<const CsrLaunch&>(*plan.launches.front());
     // The peak is the CUDA cores' FP32 FMA lanes.
-    r.peak_products_per_second = double(env.sm.fp32_lanes_per_sub_core) * env.sm.sub_cores *
-                                 env.num_sms * env.clock_mhz * 1e6;
+    r.peak_products_per_second = env.cuda_core_fma_per_second();
     r.peak_tflops = 2.0 * r.peak_products_per_second / 1e12;
     r.block_density = op.block_map->density();
     double mx = 0, sum = 0;

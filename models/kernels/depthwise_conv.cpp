@@ -232,8 +232,7 @@ class DepthwiseConv : public IKernel {
               OpResult& r) const override {
     const auto& k = static_cast<const DepthwiseLaunch&>(*plan.launches.front());
     // The peak is the CUDA cores' FP32 FMA lanes.
-    r.peak_products_per_second = double(env.sm.fp32_lanes_per_sub_core) * env.sm.sub_cores *
-                                 env.num_sms * env.clock_mhz * 1e6;
+    r.peak_products_per_second = env.cuda_core_fma_per_second();
     r.peak_tflops = 2.0 * r.peak_products_per_second / 1e12;
     r.on_cuda_cores = true;
     r.instruction = op.dtype == Dtype::INT8 ? "s32 IMAD (CUDA cores)" : "fp32 FMA (CUDA cores)";

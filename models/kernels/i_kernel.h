@@ -51,6 +51,11 @@ struct KernelEnv {
   double fma_per_cycle_per_sm(const MmaKind& kind) const;
   double peak_tflops(const MmaKind& kind) const;
   double peak_products_per_second(const MmaKind& kind) const;  // real multiplies
+  // The CUDA cores' FP32 FMA rate (every lane of every sub-core, every SM): the peak of
+  // the CUDA-core kernels.
+  double cuda_core_fma_per_second() const {
+    return double(sm.fp32_lanes_per_sub_core) * sm.sub_cores * num_sms * clock_mhz * 1e6;
+  }
 };
 
 // Device memory for the op's tensors, like cudaMalloc (the GPU owns the address space).
@@ -75,6 +80,9 @@ class IKernel {
   virtual std::string description() const = 0;
   // Mapping keys the kernel reads besides its tile (documentation for `components`).
   virtual std::vector<ParamDecl> params() const { return {}; }
+  // Whether it runs row ops (GemmOp::is_row_op) instead of GEMMs: a row op goes to such
+  // a kernel whatever mapping.kernel names, which chooses among GEMM kernels.
+  virtual bool runs_row_ops() const { return false; }
   // Higher is asked first by `auto`; 0: never picked by `auto` (e.g. a follow-up kernel).
   virtual int auto_priority() const = 0;
   virtual bool auto_pick(const GemmOp& op, const MappingRequest& req) const = 0;

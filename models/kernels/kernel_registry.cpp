@@ -69,9 +69,13 @@ std::vector<const IKernel*> KernelRegistry::all() {
 const IKernel& KernelRegistry::choose(const GemmOp& op, const MappingRequest& req,
                                       const KernelEnv& env) {
   const IKernel* k = nullptr;
-  if (req.kernel != "auto") {
+  if (req.kernel != "auto" && get(req.kernel).runs_row_ops() == op.is_row_op()) {
     k = &get(req.kernel);
+  } else if (req.kernel != "auto" && !op.is_row_op()) {
+    throw InputError(op.name + ": mapping.kernel " + req.kernel +
+                     " runs a network's row ops (softmax, norms, ...), not GEMMs");
   } else {
+    // `auto`, or a row op under a mapping that names a GEMM kernel: the row-op kernel.
     auto by_priority = all();
     std::stable_sort(
         by_priority.begin(), by_priority.end(),
@@ -81,7 +85,7 @@ const IKernel& KernelRegistry::choose(const GemmOp& op, const MappingRequest& re
     // takes it (the most general, e.g. multistage_gemm) says why.
     const IKernel* last = nullptr;
     for (const IKernel* c : by_priority)
-      if (c->auto_priority() > 0 && c->auto_pick(op, req)) {
+      if (c->auto_priority() > 0 && c->runs_row_ops() == op.is_row_op() && c->auto_pick(op, req)) {
         last = c;
         if (c->cannot_run(op, env).empty()) {
           k = c;

@@ -23,12 +23,14 @@ Command add_models_command(CLI::App& app) {
     for (const auto& name : zoo_model_names()) {
       const Model m = zoo_model(name);
       std::cout << "  " << name << "\tshapes only\t" << m.layers.size()
-                << " GEMMs: " << model_coverage(m) << "\t" << m.description << "\n";
+                << " ops: " << model_coverage(m) << "\t" << m.description << "\n";
     }
     std::cout << "Every model runs its GEMMs (attention's score and context products per head "
                  "in the transformers, causal in the decoders; depthwise convolutions on the "
-                 "CUDA cores). Not simulated: embeddings, softmax, norms, activations, residual "
-                 "adds, pooling.\n";
+                 "CUDA cores); the transformers also run their row ops (embedding lookup, "
+                 "softmax, norms, activations, residual adds) on the CUDA cores, the convnets "
+                 "fold their norms and activations into the convolutions. Not simulated: "
+                 "pooling, the convnets' residual adds.\n";
     std::cout << "Or give a checkpoint path: an .onnx graph is lowered node by node (Conv, MatMul, "
                  "Gemm); a weight file (.safetensors, .npy, TF.js model.json) runs its 2-D tensors "
                  "as Linear layers. What is not lowered is listed as a note.\n";

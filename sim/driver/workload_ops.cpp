@@ -58,7 +58,8 @@ GemmOp op_from_trace(const workloads::TraceOp& t, const std::string& prefix) {
   op.batch = t.batch;
   op.conv = t.conv;
   op.causal = t.causal == "output" ? Causal::Output : t.causal == "a" ? Causal::A : Causal::None;
-  op.activation_b = op.causal != Causal::None;
+  if (!t.row_op.empty()) op.row_op = parse_row_op(t.row_op);
+  op.activation_b = op.causal != Causal::None || op.is_row_op();
   op.dtype = parse_dtype(t.dtype);
   op.weights = trace_weights(t);
   const auto spec = workloads::PruneSpec::parse_label(t.sparsity);
@@ -158,11 +159,17 @@ workloads::Model load_any_model(const std::string& name) {
 }
 
 void print_tokens_line(const workloads::Model& model, const workloads::LoweringOptions& low) {
-  int sequence = 0, attention = 0, other = 0;
-  for (const auto& l : model.layers)
-    (!l.has_weight_operand()                                                 ? attention
-     : l.kind == workloads::LayerKind::Linear && !(l.in_h > 0 && l.in_w > 0) ? sequence
-                                                                             : other)++;
+  int sequence = 0, attention = 0, other = 0, row_ops = 0;
+  for (const auto& l : model.layers) {
+    if (l.kind == workloads::LayerKind::RowOp)
+      ++row_ops;
+    else if (!l.has_weight_operand())
+      ++attention;
+    else if (l.kind == workloads::LayerKind::Linear && !(l.in_h > 0 && l.in_w > 0))
+      ++sequence;
+    else
+      ++other;
+  }
   if (sequence == 0 && attention == 0) return;
   std::cerr << "stcsim: " << model.name << ": " << sequence
             << " sequence layer(s) at M = batch x tokens = " << low.batch << " x " << low.seq_len
@@ -171,6 +178,8 @@ void print_tokens_line(const workloads::Model& model, const workloads::LoweringO
     std::cerr << "; " << attention << " attention GEMM(s) of " << low.seq_len
               << " tokens, batch x heads of them";
   if (other > 0) std::cerr << "; " << other << " other layer(s) at M = batch x their own positions";
+  if (row_ops > 0)
+    std::cerr << "; " << row_ops << " row op(s) (softmax, norms, activations, adds, embedding)";
   std::cerr << "\n";
 }
 

@@ -139,9 +139,9 @@ TEST_CASE("cli_models_lists_real_and_shapes_only", "[cli]") {
        {"bert_base", "bert_large", "gpt2", "llama2_7b", "vit_b16", "resnet50", "dlrm_mlperf"})
     CHECK_THAT(r.out, Catch::Contains(std::string(m) + "\tshapes only"));
   // What each model covers, and what no model simulates.
-  CHECK_THAT(r.out,
-             Catch::Contains("gpt2\tshapes only\t73 GEMMs: 49 linear, 24 attention (causal)"));
-  CHECK_THAT(r.out, Catch::Contains("Not simulated: embeddings, softmax"));
+  CHECK_THAT(r.out, Catch::Contains("gpt2\tshapes only\t147 ops: 49 linear, 24 attention "
+                                    "(causal), 74 row ops"));
+  CHECK_THAT(r.out, Catch::Contains("Not simulated: pooling"));
 }
 
 TEST_CASE("cli_trace_v1_written_then_run", "[cli]") {
@@ -156,16 +156,25 @@ TEST_CASE("cli_trace_v1_written_then_run", "[cli]") {
   CHECK_THAT(text, Catch::Contains("stcsim-trace 1"));
   CHECK_THAT(text, Catch::Contains("synthetic true"));
   const auto j = run_stats("--arch a100 --trace " + d + "/bert.trace --no-dense-baseline");
-  // 12 layers x (qkv, attn scores, attn context, attn out, mlp up, mlp down)
-  REQUIRE(j["ops"].size() == 72);
-  CHECK(j["ops"][0]["sparsity"] == "2:4");
-  CHECK(j["ops"][0]["m"] == 128);
+  // The embedding and its LayerNorm, then 12 layers x (qkv, attn scores, softmax, attn
+  // context, attn out, add, LayerNorm, mlp up, GELU, mlp down, add, LayerNorm).
+  REQUIRE(j["ops"].size() == 2 + 12 * 12);
+  const auto& qkv = j["ops"][2];
+  CHECK(qkv["name"] == "bert_base.l0.qkv");
+  CHECK(qkv["sparsity"] == "2:4");
+  CHECK(qkv["m"] == 128);
   // Attention's products have no weight: dense, 12 heads of 64 at 128 tokens.
-  CHECK(j["ops"][1]["name"] == "bert_base.l0.attn_scores");
-  CHECK(j["ops"][1]["sparsity"] == "dense");
-  CHECK(j["ops"][1]["batch"] == 12);
-  CHECK(j["ops"][2]["k"] == 128);
-  CHECK(!j["ops"][1].contains("causal"));
+  const auto& scores = j["ops"][3];
+  CHECK(scores["name"] == "bert_base.l0.attn_scores");
+  CHECK(scores["sparsity"] == "dense");
+  CHECK(scores["batch"] == 12);
+  CHECK(!scores.contains("causal"));
+  // The softmax between them, on the row-op kernel: 12 x 128 rows of 128.
+  const auto& softmax = j["ops"][4];
+  CHECK(softmax["row_op"]["kind"] == "softmax");
+  CHECK(softmax["n"] == 128);
+  CHECK(softmax["flops"] == 0);
+  CHECK(j["ops"][5]["k"] == 128);
   // Bad traces are input errors naming the file.
   std::ofstream(d + "/bad.trace")
       << "stcsim-trace 1\nmodel x\nsynthetic true\ndtype fp16\nops 1\nop a m=0 n=1 k=1\n";
@@ -272,9 +281,9 @@ TEST_CASE("cli_sparsity_never_prunes_attentions_activation_operand", "[cli]") {
       run_stats("--arch a100 --model gpt2 --tokens 64 --sparsity 2:4 --no-dense-baseline");
   int attention = 0;
   for (const auto& op : j["ops"]) {
-    const bool att = op.contains("causal");
+    const bool att = op.contains("causal") || op.contains("row_op");
     attention += att;
     CHECK(op["sparsity"] == (att ? "dense" : "2:4"));
   }
-  CHECK(attention == 24);
+  CHECK(attention == 24 + 74);  // the attention GEMMs and every row op
 }

@@ -65,8 +65,11 @@ TEST_CASE("prune_cli_exclude_leaves_matching_layers_dense", "[cli][pruning]") {
   int excluded = 0, sparse = 0, attention = 0;
   for (const auto& op : j["ops"]) {
     const std::string name = op["name"];
-    if (name.find(".attn_scores") != std::string::npos ||
-        name.find(".attn_context") != std::string::npos) {
+    if (op.contains("row_op")) {  // softmax, norms, GELU, adds: not GEMMs, no note
+      CHECK(op["pattern"] == "dense");
+      CHECK(!op.contains("pruning_note"));
+    } else if (name.find(".attn_scores") != std::string::npos ||
+               name.find(".attn_context") != std::string::npos) {
       ++attention;  // no weight operand: never pruned, and the note says why
       CHECK(op["pattern"] == "dense");
       CHECK(op["pruning_note"] == "attention: both operands are activations, nothing to prune");

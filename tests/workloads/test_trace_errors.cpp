@@ -221,6 +221,24 @@ TEST_CASE("trace_rejects_a_causal_mask_it_cannot_apply", "[trace_errors]") {
                     Catch::Contains("a causal attention op has two activation operands"));
 }
 
+TEST_CASE("trace_rejects_a_row_op_it_cannot_run", "[trace_errors]") {
+  Fixture f;  // op d (line 8) is dense, m = 4, n = 4, k = 16
+  f.replace("op d m=4 n=4 k=16 batch=1", "op d m=4 n=4 k=1 batch=1 row_op=relu");
+  f.expect({"t.trace:8:", "unknown row op 'relu'", "softmax, layernorm"});
+  f.replace("op d m=4 n=4 k=16 batch=1", "op d m=4 n=4 k=16 batch=1 row_op=gelu");
+  f.expect({"t.trace:8:", "row_op gelu is m rows of n elements: k must be 1, got 16"});
+  f.replace("op d m=4 n=4 k=16 batch=1", "op d m=4 n=4 k=1 batch=1 row_op=gelu causal=output");
+  f.expect({"t.trace:8:", "only a softmax takes a causal mask"});
+  f.replace("op d m=4 n=4 k=16 batch=1", "op d m=4 n=4 k=1 batch=1 row_op=softmax causal=a");
+  f.expect({"t.trace:8:", "got causal=a on softmax"});
+  f.replace("op nm m=4 n=4 k=16 batch=1", "op nm m=4 n=4 k=1 batch=1 row_op=add");
+  f.expect({"t.trace:9:"});
+  f.replace("op d m=4 n=4 k=16 batch=1", "op d m=4 n=4 k=1 batch=1 row_op=softmax causal=output");
+  const Trace t = read_trace(f.path);
+  CHECK(t.ops[0].row_op == "softmax");
+  CHECK(t.ops[0].causal == "output");
+}
+
 TEST_CASE("trace_rejects_truncation", "[trace_errors]") {
   Fixture f;
   std::string text = testing::read_text(f.path);

@@ -198,6 +198,16 @@ TEST_CASE("trace_round_trip_keeps_a_causal_mask", "[trace]") {
   TraceOp other = r.ops[2];
   other.causal = "output";
   CHECK_FALSE(other == r.ops[2]);
+  // A row op (the causal softmax between them) round-trips too.
+  TraceOp sm = s;
+  sm.name = "softmax";
+  sm.k = 1;
+  sm.row_op = "softmax";
+  t.ops.push_back(sm);
+  const Trace w2 = write_trace(path, t);
+  CHECK_THAT(testing::read_text(path), Catch::Contains(" causal=output row_op=softmax"));
+  CHECK(read_trace(path) == w2);
+  CHECK(read_trace(path).ops[3].row_op == "softmax");
 }
 
 TEST_CASE("trace_without_payload_has_no_payload_file", "[trace]") {

@@ -33,6 +33,13 @@ const LoweredGemm& find(const std::vector<LoweredGemm>& gs, const std::string& n
   throw 0;
 }
 
+// Layers of `kind` in `m`.
+int count(const Model& m, LayerKind kind) {
+  int n = 0;
+  for (const auto& l : m.layers) n += l.kind == kind;
+  return n;
+}
+
 void check_shape(const LoweredGemm& g, std::int64_t m, std::int64_t n, std::int64_t k,
                  int batch = 1) {
   INFO(g.name);
@@ -66,7 +73,12 @@ TEST_CASE("zoo_lists_its_models_and_labels_them_shapes_only", "[zoo]") {
 TEST_CASE("zoo_bert_parameter_counts", "[zoo]") {
   // Encoder linear weights: 12 x (4 x 768^2 + 2 x 768 x 3072).
   const Model base = zoo_model("bert_base");
-  CHECK(base.layers.size() == 12 * 6);  // 4 linear + 2 attention GEMMs per layer
+  // Per layer 4 linear and 2 attention GEMMs, softmax, 2 LayerNorms, GELU and 2 residual
+  // adds; the embedding lookup and its LayerNorm.
+  CHECK(count(base, LayerKind::Linear) == 12 * 4);
+  CHECK(count(base, LayerKind::AttentionScores) == 12);
+  CHECK(count(base, LayerKind::RowOp) == 12 * 6 + 2);
+  CHECK(base.layers.size() == 12 * 12 + 2);
   CHECK(weight_params(base) == 84934656);
   // With biases, layer norms (2 x 2 x 768 per layer), embeddings (30522 + 512 + 2 tokens
   // x 768, + LN) and the pooler (768^2 + 768): HF bert-base-uncased's 109,482,240.
@@ -74,7 +86,7 @@ TEST_CASE("zoo_bert_parameter_counts", "[zoo]") {
   CHECK(weight_params(base) + out_features(base) + 12 * 4 * 768 + emb + pooler == 109482240);
 
   const Model large = zoo_model("bert_large");
-  CHECK(large.layers.size() == 24 * 6);
+  CHECK(large.layers.size() == 24 * 12 + 2);
   CHECK(weight_params(large) == 301989888);
   const std::int64_t emb_l = (30522 + 512 + 2) * 1024 + 2 * 1024, pooler_l = 1024 * 1024 + 1024;
   CHECK(weight_params(large) + out_features(large) + 24 * 4 * 1024 + emb_l + pooler_l == 335141888);
@@ -92,7 +104,9 @@ TEST_CASE("zoo_gpt2_124m", "[zoo]") {
 
 TEST_CASE("zoo_llama2_7b", "[zoo]") {
   const Model m = zoo_model("llama2_7b");
-  CHECK(m.layers.size() == 32 * 9 + 1);  // 7 linear + 2 attention GEMMs per layer
+  // Per layer 7 linear and 2 attention GEMMs, softmax, 2 RMSNorms, SiLU-mul, 2 adds; the
+  // embedding, the final norm and lm_head.
+  CHECK(m.layers.size() == 32 * 15 + 3);
   const std::int64_t lm_head = 4096 * 32000;
   const std::int64_t linear = weight_params(m) - lm_head;
   CHECK(linear == 6476005376);  // ~6.5B in the projections and MLPs
@@ -103,19 +117,30 @@ TEST_CASE("zoo_llama2_7b", "[zoo]") {
   check_shape(find(g, "llama2_7b.l31.gate_proj"), 4096, 11008, 4096);
   check_shape(find(g, "llama2_7b.l31.down_proj"), 4096, 4096, 11008);
   check_shape(g.back(), 4096, 32000, 4096);
-  CHECK(g[1].name == "llama2_7b.l0.k_proj");
-  CHECK(g[8].name == "llama2_7b.l0.down_proj");
-  // Causal attention over 32 heads of 128 at 4096 tokens, after the v projection.
-  check_shape(g[3], 4096, 4096, 128, 32);
-  CHECK(g[3].name == "llama2_7b.l0.attn_scores");
-  CHECK(g[3].causal == "output");
-  CHECK(g[3].a_role == kRoleQueries);
-  CHECK(g[3].b_role == kRoleKeys);
-  check_shape(g[4], 4096, 128, 4096, 32);
-  CHECK(g[4].causal == "a");
-  CHECK(g[4].a_role == kRoleProbs);
-  CHECK(g[4].b_role == kRoleValuesT);
-  CHECK(g[3].weight_params() == 0);
+  CHECK(g[3].name == "llama2_7b.l0.k_proj");
+  CHECK(g[14].name == "llama2_7b.l0.down_proj");
+  // Causal attention over 32 heads of 128 at 4096 tokens, after the v projection, with
+  // the causal softmax between its GEMMs.
+  check_shape(g[5], 4096, 4096, 128, 32);
+  CHECK(g[5].name == "llama2_7b.l0.attn_scores");
+  CHECK(g[5].causal == "output");
+  CHECK(g[5].a_role == kRoleQueries);
+  CHECK(g[5].b_role == kRoleKeys);
+  check_shape(g[6], 4096, 4096, 1, 32);
+  CHECK(g[6].row_op == "softmax");
+  CHECK(g[6].causal == "output");
+  check_shape(g[7], 4096, 128, 4096, 32);
+  CHECK(g[7].causal == "a");
+  CHECK(g[7].a_role == kRoleProbs);
+  CHECK(g[7].b_role == kRoleValuesT);
+  CHECK(g[5].weight_params() == 0);
+  // Row ops over the tokens: the norms (4096), SwiGLU's silu-mul (11008).
+  check_shape(g[0], 4096, 4096, 1);
+  CHECK(g[0].row_op == "embedding");
+  CHECK(g[1].row_op == "rmsnorm");
+  check_shape(find(g, "llama2_7b.l0.silu_mul"), 4096, 11008, 1);
+  CHECK(find(g, "llama2_7b.l0.silu_mul").weight_params() == 0);
+  CHECK(g[g.size() - 2].row_op == "rmsnorm");
 }
 
 TEST_CASE("zoo_attention_per_head_causal_only_in_decoders", "[zoo]") {
@@ -148,8 +173,11 @@ TEST_CASE("zoo_attention_per_head_causal_only_in_decoders", "[zoo]") {
     CHECK(scores > 0);
     CHECK(scores == context);
   }
-  CHECK(model_coverage(zoo_model("gpt2")) == "49 linear, 24 attention (causal)");
-  CHECK(model_coverage(zoo_model("bert_base")) == "48 linear, 24 attention");
+  CHECK(model_coverage(zoo_model("gpt2")) ==
+        "49 linear, 24 attention (causal), 74 row ops (softmax, norms, activations, adds, "
+        "embedding)");
+  CHECK(model_coverage(zoo_model("bert_base")) ==
+        "48 linear, 24 attention, 74 row ops (softmax, norms, activations, adds, embedding)");
   CHECK(model_coverage(zoo_model("resnet50")) == "53 conv, 1 linear");
 }
 
@@ -171,7 +199,8 @@ TEST_CASE("zoo_vit_b16", "[zoo]") {
   o.seq_len = 24 * 24 + 1;
   const auto g384 = lower_model(m, o);
   check_shape(g384.front(), 8 * 576, 768, 768);
-  check_shape(g384[1], 8 * 577, 2304, 768);
+  check_shape(find(g384, "vit_b16.l0.qkv"), 8 * 577, 2304, 768);
+  check_shape(find(g384, "vit_b16.l0.attn_softmax"), 577, 577, 1, 8 * 12);
   check_shape(g384.back(), 8, 1000, 768);
 }
 
@@ -237,10 +266,13 @@ TEST_CASE("zoo_bert_base_matches_the_default_workload", "[zoo]") {
   CHECK(o.seq_len == 512);
   o.batch = 8;
   const auto g = lower_model(zoo_model("bert_base"), o);
-  check_shape(g[0], 4096, 2304, 768);
-  check_shape(g[3], 4096, 768, 768);
-  check_shape(g[4], 4096, 3072, 768);
-  check_shape(g[5], 4096, 768, 3072);
+  check_shape(find(g, "bert_base.l0.qkv"), 4096, 2304, 768);
+  check_shape(find(g, "bert_base.l0.attn_out"), 4096, 768, 768);
+  check_shape(find(g, "bert_base.l0.mlp_up"), 4096, 3072, 768);
+  check_shape(find(g, "bert_base.l0.mlp_down"), 4096, 768, 3072);
+  check_shape(find(g, "bert_base.l0.gelu"), 4096, 3072, 1);
+  check_shape(find(g, "bert_base.l0.attn_softmax"), 512, 512, 1, 8 * 12);
+  CHECK(find(g, "bert_base.l0.attn_softmax").causal.empty());
   const auto gpt = lower_model(zoo_model("gpt2"), zoo_lowering_defaults("gpt2"));
   check_shape(gpt.back(), 1024, 50257, 768);
 }

@@ -54,7 +54,26 @@ LoweredGemm lower_layer(const Layer& l, const LoweringOptions& opt, std::int64_t
   std::int64_t tokens = opt.seq_len;
   if (l.in_h > 0 && l.in_w > 0) tokens = l.in_h * l.in_w;
   if (tokens < 1) throw InputError("lowering: seq_len must be >= 1, got " + n2s(tokens));
-  if (!l.has_weight_operand()) {
+  if (l.kind == LayerKind::RowOp) {
+    if (l.row_op.empty())
+      throw InputError(where + ": a row op needs its op's name (softmax, layernorm, ...)");
+    g.row_op = l.row_op;
+    g.a_role = kRoleActivations;
+    g.b_role = "";
+    g.k = 1;
+    if (l.heads > 0) {  // attention's probabilities: per sample and head, causal or not
+      if (opt.batch * l.heads > std::numeric_limits<int>::max())
+        throw InputError(where + ": too many rows of heads (" + n2s(l.heads) + ")");
+      g.m = tokens;
+      g.n = tokens;
+      g.batch = int(opt.batch * l.heads);
+      if (l.causal) g.causal = "output";
+    } else {
+      g.m = opt.batch * tokens;
+      g.n = l.in_features;
+      g.batch = 1;
+    }
+  } else if (!l.has_weight_operand()) {
     if (l.heads < 1 || opt.batch * l.heads > std::numeric_limits<int>::max())
       throw InputError(where + ": attention needs 1 to " +
                        n2s(std::numeric_limits<int>::max() / opt.batch) + " heads, got " +

@@ -13,7 +13,11 @@
 //   scores  S = Q K^T:  M = tokens, N = tokens, K = head size; causal: "output"
 //   context O = P V:    M = tokens, N = head size, K = tokens; causal: "a"
 //
-// Tokens per sample of a Linear or attention layer (the shared Layer has no field for it):
+// Row ops (not GEMMs: softmax, norms, activations, adds, embeddings), k = 1:
+//   attention's softmax (heads > 0): M = tokens, N = tokens, batch = samples x heads
+//   any other:                        M = batch x tokens, N = features, batch = 1
+//
+// Tokens per sample of a Linear, attention or row-op layer (the shared Layer has no field for it):
 //   in_h > 0 and in_w > 0: in_h x in_w, fixed (e.g. 1 x 1 for a classifier on a pooled
 //     feature or on ViT's class token, a feature map's H x W for a per-position layer);
 //   otherwise: LoweringOptions::seq_len (a transformer's sequence layers).
@@ -55,6 +59,9 @@ struct LoweredGemm {
   // A causal attention GEMM: "output" (scores) or "a" (context); "" otherwise
   // (models/common/gemm_op.h Causal).
   std::string causal;
+  // A non-GEMM op ("softmax", "layernorm", ...; models/common/row_op.h): m rows of n
+  // elements, k = 1. "" for a GEMM.
+  std::string row_op;
   // The weight as one row-major matrix [batch * n, k]: the OIHW tensor read as
   // [O, I/groups * R * S]; group g owns rows [g n, (g+1) n).
   std::int64_t weight_rows() const { return std::int64_t(batch) * n; }

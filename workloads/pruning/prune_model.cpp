@@ -91,8 +91,9 @@ PruneResult prune_model(const Model& model, const PruneSpec& spec, const PruneOp
     r.layer = l.name;
     r.weight = l.weight;
     if (!l.has_weight_operand()) {
-      // Attention's products multiply activations by activations: no weight to prune.
-      if (spec.kind != PruneSpec::Kind::Dense) r.note = kNoteNoWeight;
+      // Attention's products multiply activations by activations: no weight to prune
+      // (a row op is not a product at all, and needs no note).
+      if (spec.kind != PruneSpec::Kind::Dense && l.kind != LayerKind::RowOp) r.note = kNoteNoWeight;
       Work wk;
       wk.layer = i;
       wk.report = std::move(r);

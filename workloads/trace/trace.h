@@ -12,6 +12,7 @@
 //   source <text> / prune <text> / lowering <text>   optional, free text to end of line
 //   op <name> m=<M> n=<N> k=<K> [batch=<B>] [dtype=<d>] [sparsity=<s>] [layer=<l>]
 //      [conv=<H>x<W>:<R>x<S>:s<stride>:p<pad>:d<dil>] [causal=<output|a>]
+//      [row_op=<softmax|layernorm|rmsnorm|gelu|silu_mul|add|embedding>]
 //      [values=<off>:<bytes> values_dtype=<fp16|fp32>]
 //      [metadata=<off>:<bytes> metadata_format=<ptx16|index8>]
 //      [row_ptr=<off>:<bytes> col_idx=<off>:<bytes> panel_nnz=<off>:<bytes>]
@@ -53,6 +54,9 @@ struct TraceOp {
   // Attention GEMMs under a causal mask (models/common/gemm_op.h Causal): "output" (the
   // scores Q K^T), "a" (the probabilities of P V), "" (none). Dense ops without payload.
   std::string causal;
+  // A network's non-GEMM op (models/common/row_op.h): m rows of n elements, batch copies,
+  // k = 1; dense, no payload or conv=; causal=output only on a softmax. "" for a GEMM.
+  std::string row_op;
 
   // Payload, decoded. The weight is the matrix [batch * n, k] (groups stacked).
   std::string values_dtype;             // "" (none), "fp16" or "fp32"

@@ -125,6 +125,7 @@ BuiltTrace build_trace(const Model& model, const LoweringOptions& lowering, cons
     op.batch = g.batch;
     op.conv = g.conv;
     op.causal = g.causal;
+    op.row_op = g.row_op;
     op.dtype = opt.dtype;
     op.sparsity = rep.applied;
     const Layer& layer = model.layers[i];

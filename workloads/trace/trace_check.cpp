@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "models/common/row_op.h"
 #include "models/sparse/metadata.h"
 #include "sim/core/input_error.h"
 #include "sim/core/utf8.h"
@@ -70,7 +71,23 @@ OpShape check_op_fields(const TraceOp& op, const std::string& where) {
     throw InputError(where + ": " + e.what());
   }
   s.rows = std::int64_t(op.batch) * op.n;
-  if (!op.causal.empty()) {
+  if (!op.row_op.empty()) {
+    try {
+      parse_row_op(op.row_op);
+    } catch (const InputError& e) {
+      throw InputError(where + ": " + e.what());
+    }
+    if (op.k != 1)
+      throw InputError(where + ": row_op " + op.row_op +
+                       " is m rows of n elements: k must be 1, got " + n2s(op.k));
+    if (op.sparsity != "dense" || op.conv.present() || !op.values_dtype.empty())
+      throw InputError(where + ": a row_op is dense, with no conv= and no weight payload");
+    if (!op.causal.empty() && (op.causal != "output" || op.row_op != "softmax"))
+      throw InputError(where +
+                       ": only a softmax takes a causal mask (causal=output: row i holds its "
+                       "first i + 1 elements), got causal=" +
+                       op.causal + " on " + op.row_op);
+  } else if (!op.causal.empty()) {
     if (op.causal != "output" && op.causal != "a")
       throw InputError(where +
                        ": causal must be 'output' (the scores Q K^T) or 'a' (the "

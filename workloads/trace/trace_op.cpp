@@ -100,11 +100,12 @@ ConvShape parse_conv(const std::string& text, std::int64_t m, std::int64_t k) {
 bool TraceOp::operator==(const TraceOp& o) const {
   return name == o.name && layer == o.layer && m == o.m && n == o.n && k == o.k &&
          batch == o.batch && dtype == o.dtype && sparsity == o.sparsity && conv == o.conv &&
-         causal == o.causal && values_dtype == o.values_dtype && values == o.values &&
-         metadata_format == o.metadata_format && metadata == o.metadata && row_ptr == o.row_ptr &&
-         col_idx == o.col_idx && panel_nnz == o.panel_nnz && values_ref == o.values_ref &&
-         metadata_ref == o.metadata_ref && row_ptr_ref == o.row_ptr_ref &&
-         col_idx_ref == o.col_idx_ref && panel_nnz_ref == o.panel_nnz_ref;
+         causal == o.causal && row_op == o.row_op && values_dtype == o.values_dtype &&
+         values == o.values && metadata_format == o.metadata_format && metadata == o.metadata &&
+         row_ptr == o.row_ptr && col_idx == o.col_idx && panel_nnz == o.panel_nnz &&
+         values_ref == o.values_ref && metadata_ref == o.metadata_ref &&
+         row_ptr_ref == o.row_ptr_ref && col_idx_ref == o.col_idx_ref &&
+         panel_nnz_ref == o.panel_nnz_ref;
 }
 
 bool Trace::operator==(const Trace& o) const {

@@ -19,9 +19,9 @@ namespace {
 const std::vector<std::string> kHeaderKeys = {"model",   "synthetic", "dtype", "ops",
                                               "payload", "source",    "prune", "lowering"};
 const std::vector<std::string> kOpKeys = {
-    "m",       "n",        "k",      "batch",        "dtype",    "sparsity",        "layer",
-    "conv",    "causal",   "values", "values_dtype", "metadata", "metadata_format", "row_ptr",
-    "col_idx", "panel_nnz"};
+    "m",       "n",       "k",        "batch",  "dtype",        "sparsity", "layer",
+    "conv",    "causal",  "row_op",   "values", "values_dtype", "metadata", "metadata_format",
+    "row_ptr", "col_idx", "panel_nnz"};
 
 std::string suggest(const std::string& key, const std::vector<std::string>& valid) {
   const std::string near = nearest_name(key, valid);
@@ -164,6 +164,7 @@ struct Reader {
     if (auto it = kv.find("sparsity"); it != kv.end()) o.sparsity = it->second;
     if (auto it = kv.find("layer"); it != kv.end()) o.layer = it->second;
     if (auto it = kv.find("causal"); it != kv.end()) o.causal = it->second;
+    if (auto it = kv.find("row_op"); it != kv.end()) o.row_op = it->second;
     if (auto it = kv.find("conv"); it != kv.end()) {
       try {
         o.conv = parse_conv(it->second, o.m, o.k);

@@ -115,7 +115,8 @@ Trace write_trace(const std::string& path, const Trace& trace) {
   if (!out.source.empty()) put("source " + out.source);
   if (!out.prune.empty()) put("prune " + out.prune);
   if (!out.lowering.empty()) put("lowering " + out.lowering);
-  put("# op <name> m= n= k= batch= dtype= sparsity= [layer=] [conv=] [causal=] [payload refs "
+  put("# op <name> m= n= k= batch= dtype= sparsity= [layer=] [conv=] [causal=] [row_op=] [payload "
+      "refs "
       "offset:bytes]");
   for (auto& op : out.ops) {
     std::string l = "op " + op.name + " m=" + std::to_string(op.m) + " n=" + std::to_string(op.n) +
@@ -124,6 +125,7 @@ Trace write_trace(const std::string& path, const Trace& trace) {
     if (!op.layer.empty()) l += " layer=" + op.layer;
     if (op.conv.present()) l += " conv=" + conv_text(op.conv);
     if (!op.causal.empty()) l += " causal=" + op.causal;
+    if (!op.row_op.empty()) l += " row_op=" + op.row_op;
     if (op.values_ref.present())
       l += " values=" + ref_text(op.values_ref) + " values_dtype=" + op.values_dtype;
     if (op.metadata_ref.present())

@@ -52,7 +52,7 @@ Model zoo_model(const std::string& name) {
 }
 
 std::string model_coverage(const Model& model) {
-  int linear = 0, conv = 0, depthwise = 0, attention = 0;
+  int linear = 0, conv = 0, depthwise = 0, attention = 0, row_ops = 0;
   bool causal = false;
   for (const auto& l : model.layers) switch (l.kind) {
       case LayerKind::Linear:
@@ -60,6 +60,9 @@ std::string model_coverage(const Model& model) {
         break;
       case LayerKind::Conv2d:
         ++(l.groups > 1 ? depthwise : conv);
+        break;
+      case LayerKind::RowOp:
+        ++row_ops;
         break;
       case LayerKind::AttentionScores:
       case LayerKind::AttentionContext:
@@ -75,6 +78,7 @@ std::string model_coverage(const Model& model) {
   add(depthwise, "grouped/depthwise conv");
   add(linear, "linear");
   add(attention, causal ? "attention (causal)" : "attention");
+  add(row_ops, "row ops (softmax, norms, activations, adds, embedding)");
   return out;
 }
 

@@ -23,11 +23,17 @@ inline Layer conv(const std::string& name, std::int64_t cin, std::int64_t cout, 
   return conv2d_layer(name, cin, cout, kernel, stride, padding, in_hw, in_hw, groups, dilation);
 }
 
-// Attention's two batched GEMMs (scores, context) over `heads` heads of hidden / heads.
+// Attention's two batched GEMMs (scores, context) over `heads` heads of hidden / heads,
+// and the softmax between them.
 void push_attention(Model& m, const std::string& prefix, std::int64_t heads, std::int64_t hidden,
                     bool causal);
-// Per layer: hidden -> fused qkv, attention (causal for a decoder), attention output,
-// MLP up and down.
+// One transformer block: LayerNorms before (pre_ln) or after each sublayer, the qkv
+// projection, attention, its output projection and residual add, the GELU MLP and its
+// residual add.
+void push_block(Model& m, const std::string& prefix, std::int64_t hidden, std::int64_t mlp,
+                std::int64_t heads, bool causal, bool pre_ln);
+// An embedding lookup, then blocks (push_block; causal and pre-norm for a decoder, with
+// a final LayerNorm; post-norm with an embedding LayerNorm for an encoder).
 Model encoder_transformer(const std::string& name, int layers, std::int64_t hidden,
                           std::int64_t mlp, std::int64_t heads, bool causal);
 Model bert_base();
