@@ -53,6 +53,7 @@ struct RunOptions {
   std::string max_memory;
   std::string l2 = "flush";
   std::string exclude, min_density;
+  std::string weight_layout = "out_in";
 };
 
 // "RxC@S": block rows x block columns at sparsity S (fraction of blocks pruned).
@@ -123,6 +124,10 @@ Command add_run_command(CLI::App& app) {
                   "with --model: one or more pruning specs run side by side (dense, 2:4, "
                   "block:32x32@0.75, ...)")
       ->delimiter(',');
+  sub->add_option("--weight-layout", o->weight_layout,
+                  "with --model FILE (a weight file without a graph): how its 2-D tensors store "
+                  "a Linear layer, out_in (PyTorch) or in_out (Paddle's nn.Linear, Keras' Dense)")
+      ->capture_default_str();
   sub->add_option("--exclude", o->exclude,
                   "with --model: layers whose name this regular expression finds (ECMAScript, "
                   "anywhere in the name; anchor with ^...$) stay dense; listed after the report");
@@ -200,6 +205,7 @@ Command add_run_command(CLI::App& app) {
       ->excludes(sub->get_option("--model"))
       ->excludes(sub->get_option("--block"));
   sub->get_option("--exclude")->needs(sub->get_option("--model"));
+  sub->get_option("--weight-layout")->needs(sub->get_option("--model"));
   sub->get_option("--min-density")->needs(sub->get_option("--model"));
   sub->get_option("--model")
       ->excludes(sub->get_option("--trace"))
@@ -224,7 +230,8 @@ Command add_run_command(CLI::App& app) {
     const Dtype dt = parse_dtype(o->dtype);
     std::vector<std::string> variants;
     if (!o->model.empty()) {
-      const workloads::Model model = load_any_model(o->model);
+      const workloads::Model model =
+          load_any_model(o->model, parse_weight_layout(o->weight_layout));
       for (const auto& note : model.notes)
         std::cerr << "stcsim: note: " << model.name << ": " << note << "\n";
       ModelRunOptions mo;

@@ -17,6 +17,7 @@ namespace stcsim {
 namespace {
 struct TraceOptions {
   std::string model, prune = "dense", out, dtype = "fp16", image, exclude, min_density;
+  std::string weight_layout = "out_in";
   std::int64_t batch = 0, seq = 0;
   bool no_payload = false;
 };
@@ -44,6 +45,10 @@ Command add_trace_command(CLI::App& app) {
   sub->add_option("--image", o->image,
                   "input image size HxW for conv layers (default: the model's)");
   sub->add_flag("--no-payload", o->no_payload, "write shapes and sparsity labels only");
+  sub->add_option("--weight-layout", o->weight_layout,
+                  "a weight file without a graph: how its 2-D tensors store a Linear layer, "
+                  "out_in (PyTorch) or in_out (Paddle's nn.Linear, Keras' Dense)")
+      ->capture_default_str();
   sub->add_option("--exclude", o->exclude,
                   "layers whose name this regular expression finds (ECMAScript) stay dense");
   sub->add_option("--min-density", o->min_density,
@@ -54,7 +59,7 @@ Command add_trace_command(CLI::App& app) {
     if (sub->count("--exclude")) po.exclude_regex = regex_option("--exclude", o->exclude);
     if (sub->count("--min-density"))
       po.min_density = fraction_option("--min-density", o->min_density);
-    const workloads::Model model = load_any_model(o->model);
+    const workloads::Model model = load_any_model(o->model, parse_weight_layout(o->weight_layout));
     for (const auto& note : model.notes)
       std::cerr << "stcsim: note: " << model.name << ": " << note << "\n";
     workloads::LoweringOptions low = default_lowering(o->model);

@@ -105,12 +105,45 @@ std::vector<GemmOp> read_any_trace(const std::string& path, Dtype default_dtype)
   return read_gemm_trace(path, default_dtype);  // format 0, or its error for a bad header
 }
 
-workloads::Model load_any_model(const std::string& name) {
+WeightLayout parse_weight_layout(const std::string& text) {
+  if (text == "out_in") return WeightLayout::OutIn;
+  if (text == "in_out") return WeightLayout::InOut;
+  throw InputError("--weight-layout: expected out_in (PyTorch) or in_out (Paddle, Keras), got '" +
+                   text + "'");
+}
+
+namespace {
+
+// A 2-D weight tensor stored [in, out], as [out, in].
+void transpose_to_out_in(workloads::Tensor& t) {
+  const std::int64_t in = t.shape[0], out = t.shape[1];
+  std::vector<float> d(t.data.size());
+  for (std::int64_t i = 0; i < in; ++i)
+    for (std::int64_t o = 0; o < out; ++o)
+      d[std::size_t(o * in + i)] = t.data[std::size_t(i * out + o)];
+  t.data = std::move(d);
+  t.shape = {out, in};
+}
+
+}  // namespace
+
+workloads::Model load_any_model(const std::string& name, WeightLayout layout) {
+  const auto has_graph = [&](const std::string& what) {
+    if (layout != WeightLayout::OutIn)
+      throw InputError("--weight-layout in_out: '" + name + "' is " + what +
+                       ", whose layers say how they use each weight; the option is for weight "
+                       "files without a graph (.npy, .safetensors, a folder of .npy)");
+  };
   const auto real = workloads::real_model_names();
-  if (std::find(real.begin(), real.end(), name) != real.end())
+  if (std::find(real.begin(), real.end(), name) != real.end()) {
+    has_graph("a real model");
     return workloads::load_real_model(name);
+  }
   const auto zoo = workloads::zoo_model_names();
-  if (std::find(zoo.begin(), zoo.end(), name) != zoo.end()) return workloads::zoo_model(name);
+  if (std::find(zoo.begin(), zoo.end(), name) != zoo.end()) {
+    has_graph("a zoo model");
+    return workloads::zoo_model(name);
+  }
   if (!std::filesystem::exists(name)) {
     std::string all;
     for (const auto& n : real) all += (all.empty() ? "" : ", ") + n;
@@ -121,13 +154,16 @@ workloads::Model load_any_model(const std::string& name) {
   workloads::Model m;
   const std::filesystem::path p(name);
   if (p.extension() == ".onnx" && !std::filesystem::is_directory(p)) {
+    has_graph("an ONNX graph");
     // A graph: lowered by walking its nodes (Conv, MatMul, Gemm), not by tensor rank.
     m = workloads::lower_onnx_graph(name);
     m.name = p.stem().string();
     return m;
   }
-  if (p.extension() == ".csv" && !std::filesystem::is_directory(p))
+  if (p.extension() == ".csv" && !std::filesystem::is_directory(p)) {
+    has_graph("a SCALE-Sim topology");
     return workloads::load_scalesim_topology(name);  // layer shapes, no weights
+  }
   // "weights/" names the model "weights", as "weights.npy" would.
   const std::filesystem::path named = p.has_filename() ? p : p.parent_path();
   m.name = named.stem().string();
@@ -145,6 +181,7 @@ workloads::Model load_any_model(const std::string& name) {
       }
       continue;
     }
+    if (layout == WeightLayout::InOut) transpose_to_out_in(t);
     workloads::Layer l;
     l.name = t.name;
     l.kind = workloads::LayerKind::Linear;

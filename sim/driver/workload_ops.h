@@ -20,9 +20,18 @@ GemmOp op_from_trace(const workloads::TraceOp& t, const std::string& prefix = ""
 // Reads a trace of format 0 or 1 (by its header).
 std::vector<GemmOp> read_any_trace(const std::string& path, Dtype default_dtype);
 
+// How a weight file without a graph stores a Linear layer's matrix: [out, in] (PyTorch,
+// ONNX initializers of Gemm transB) or [in, out] (Paddle's nn.Linear, Keras' Dense).
+enum class WeightLayout { OutIn, InOut };
+// "out_in" or "in_out"; InputError naming --weight-layout otherwise.
+WeightLayout parse_weight_layout(const std::string& text);
+
 // A real model (needs the fetch), a zoo model, or a path to a checkpoint (.safetensors,
-// .npy, ...) whose 2-D tensors become Linear layers [out, in] in file order.
-workloads::Model load_any_model(const std::string& name_or_path);
+// .npy, ...) whose 2-D tensors become Linear layers in file order, read in `layout`
+// (InOut: transposed to [out, in]). A layout other than OutIn for a model that is not a
+// weight file without a graph is an InputError (a graph says how each weight is used).
+workloads::Model load_any_model(const std::string& name_or_path,
+                                WeightLayout layout = WeightLayout::OutIn);
 
 // One line on stderr saying what M the model's sequence Linear layers (those without
 // their own input size) get: batch x tokens per sample, and how to change it. Nothing
