@@ -24,6 +24,36 @@ ConvActivation conv_activation(const GemmOp& op) {
   return a;
 }
 
+std::int64_t conv_chw_spans(const ConvActivation& a, std::uint64_t base, std::int64_t k,
+                            std::int64_t m0, std::int64_t count,
+                            std::vector<std::pair<std::uint64_t, std::uint64_t>>& out) {
+  const ConvShape& c = a.conv;
+  const std::int64_t eb = a.element_bytes;
+  const std::int64_t tap = k / a.group_channels, ch = k % a.group_channels;
+  const std::int64_t dh = (tap / c.kernel_w) * c.dilation - c.padding;
+  const std::int64_t dw = (tap % c.kernel_w) * c.dilation - c.padding;
+  const std::int64_t q_lo = std::max<std::int64_t>(0, ceil_div(-dw, c.stride));
+  const std::int64_t q_hi = floor_div(c.in_w - 1 - dw, c.stride);
+  std::int64_t elements = 0;
+  for (std::int64_t m = m0; m < m0 + count;) {
+    const std::int64_t q = m % c.out_w, row = m / c.out_w;
+    const std::int64_t p = row % c.out_h, image = row / c.out_h;
+    const std::int64_t n = std::min(c.out_w - q, m0 + count - m);
+    const std::int64_t h = p * c.stride + dh;
+    const std::int64_t lo = std::max(q, q_lo), hi = std::min(q + n - 1, q_hi);
+    if (h >= 0 && h < c.in_h && lo <= hi) {
+      // Channel plane `ch` of this image (channels of every group: the group's base).
+      const std::uint64_t row0 =
+          base + std::uint64_t(((image * a.channels + ch) * c.in_h + h) * c.in_w) * eb;
+      out.emplace_back(row0 + std::uint64_t(lo * c.stride + dw) * eb,
+                       row0 + std::uint64_t(hi * c.stride + dw + 1) * eb);
+      elements += hi - lo + 1;
+    }
+    m += n;
+  }
+  return elements;
+}
+
 void conv_activation_runs(const ConvActivation& a, std::uint64_t base, std::int64_t m0,
                           std::int64_t rows, std::int64_t k0, std::int64_t kb,
                           std::vector<RowRun>& out) {

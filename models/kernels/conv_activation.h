@@ -42,4 +42,18 @@ void conv_activation_runs(const ConvActivation& a, std::uint64_t base, std::int6
                           std::int64_t rows, std::int64_t k0, std::int64_t kb,
                           std::vector<RowRun>& out);
 
+// The CUDA-core CSR kernel's view (a direct sparse convolution, Park et al. ICLR'17):
+// the input in CHW planes per image (NCHW), so that K index `k` (tap-major, channel
+// fastest, as above) over output pixels [m0, m0 + count) is, per output row, a stretch of
+// one input row of one channel plane: the byte spans [first, last) it touches (elements
+// `stride` apart inside a span when stride > 1; taps in the padding are not read), into
+// `out`. Returns the elements read.
+std::int64_t conv_chw_spans(const ConvActivation& a, std::uint64_t base, std::int64_t k,
+                            std::int64_t m0, std::int64_t count,
+                            std::vector<std::pair<std::uint64_t, std::uint64_t>>& out);
+// The input's bytes from one group's first channel plane to the next group's (NCHW).
+inline std::uint64_t conv_chw_group_stride(const ConvActivation& a) {
+  return std::uint64_t(a.group_channels * a.conv.in_h * a.conv.in_w * a.element_bytes);
+}
+
 }  // namespace stcsim

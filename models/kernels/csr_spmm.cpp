@@ -2,7 +2,8 @@
 // the unstructured-sparsity baseline. A CTA's warps each own a row of W; the CTA first
 // fetches its rows' row_ptr entries, then per stage loads the rows' nonzeros (values
 // and column indices) and gathers the activation rows they select through the L1,
-// and its warps run fp32 FMA on their sub-core's FP32 pipe.
+// and its warps run fp32 FMA on their sub-core's FP32 pipe. A convolution's activation is
+// its input in channel planes (conv_activation.h, conv_chw_spans), not an unrolled copy.
 #include <algorithm>
 
 #include "models/kernels/csr_plan.h"
@@ -80,11 +81,23 @@ class CsrCta : public MainloopCta {
     // Gathers of X^T rows go through the L1: only the sectors it misses reach the L2.
     const std::uint64_t xb = k_.base.b + std::uint64_t(task_.batch) * k_.b_stride;
     double gather_bytes = 0;
-    for (const std::int64_t col : st.cols) {
-      const std::uint64_t a0 = xb + std::uint64_t((col * op.n + n0) * eb),
-                          a1 = a0 + std::uint64_t(cols) * eb;
-      gather_bytes += double(a1 - a0);
-      load_through_l1(sm_, a0, a1, r);
+    if (k_.activation.present()) {
+      // A convolution: each gathered K index is a tap of one channel, read from the
+      // input's channel plane (NCHW) along the tile's output rows, not from an unrolled
+      // copy.
+      for (const std::int64_t col : st.cols) {
+        spans_.clear();
+        gather_bytes +=
+            double(eb) * double(conv_chw_spans(k_.activation, xb, col, n0, cols, spans_));
+        for (const auto& [a0, a1] : spans_) load_through_l1(sm_, a0, a1, r);
+      }
+    } else {
+      for (const std::int64_t col : st.cols) {
+        const std::uint64_t a0 = xb + std::uint64_t((col * op.n + n0) * eb),
+                            a1 = a0 + std::uint64_t(cols) * eb;
+        gather_bytes += double(a1 - a0);
+        load_through_l1(sm_, a0, a1, r);
+      }
     }
     // Every gathered byte crosses the L1's data path, shared with shared memory; hits
     // arrive after the L1's latency (a hit on a line still being filled is not delayed
@@ -133,6 +146,7 @@ class CsrCta : public MainloopCta {
   const CsrLaunch& k_;
   const CsrPanel& panel_;
   int slot_;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> spans_;  // scratch: a tap's input spans
   std::vector<Cycle> l1_ready_;  // per stage buffer, when its L1 hits land
   IndexFetch index_;
 };
@@ -188,8 +202,10 @@ class CsrSpmm : public IKernel {
     TensorAddresses addr;
     addr.a = allocate(nnz * eb);                                                // values
     addr.index = allocate(4.0 * (double(op.block_map->block_rows) + 1 + nnz));  // row_ptr, col_idx
-    addr.b = allocate(nb * kp.n * kp.k * eb);                                   // X^T, K-major
-    addr.c = allocate(nb * op.m * op.n * output_bytes(op.dtype));               // Y^T
+    const ConvActivation activation = conv_activation(op);
+    addr.b = activation.present() ? allocate(activation.tensor_bytes())  // the input, NCHW
+                                  : allocate(nb * kp.n * kp.k * eb);     // X^T, K-major
+    addr.c = allocate(nb * op.m * op.n * output_bytes(op.dtype));        // Y^T
 
     auto k = std::make_unique<CsrLaunch>();
     static_cast<GemmTensors&>(*k) = GemmTensors(op, p.map, addr);
@@ -199,7 +215,9 @@ class CsrSpmm : public IKernel {
                                  input_bytes(op.dtype));
     k->cycles_per_nnz = csr_cycles_per_nnz(p.map.cta_n, env.sm.fp32_lanes_per_sub_core, op.dtype);
     k->col_idx_offset = std::uint64_t(op.block_map->block_rows + 1) * 4;
-    k->b_stride = std::uint64_t(kp.n * kp.k * input_bytes(op.dtype));
+    k->activation = activation;
+    k->b_stride = activation.present() ? conv_chw_group_stride(activation)
+                                       : std::uint64_t(kp.n * kp.k * input_bytes(op.dtype));
     const int tiles_n = int((kp.n + p.map.cta_n - 1) / p.map.cta_n);
     // Heaviest panels first (row swizzle); a panel's column tiles launch together so
     // they share its nonzeros in the L2.

@@ -2,6 +2,7 @@
 // row-split CSR SpMM kernel on CUDA cores and the tensor-core kernel over Vx1 column
 // vectors covering an unstructured mask, on the A100 preset.
 #include <catch2/catch.hpp>
+#include <fstream>
 #include <string>
 
 #include "tests/support/real_model_skip.h"
@@ -73,6 +74,26 @@ TEST_CASE("physics_tc_vectors_16x1_f16_1024_dense_mask_costs_about_dense", "[phy
   CHECK(op["block_sparse"]["density"].get<double>() == Approx(1.0));
   CHECK(op["speedup_vs_dense"].get<double>() > 0.85);
   CHECK(op["speedup_vs_dense"].get<double>() <= 1.01);
+}
+
+TEST_CASE("physics_csr_conv3x3_f16_reads_the_input_once_not_its_windows", "[physics][csr]") {
+  // A 3x3 convolution (one SCALE-Sim row: 58x58 padded input, 128 -> 128 channels) pruned
+  // to 90% unstructured on the CSR kernel: its gathers read the input's channel planes,
+  // so DRAM sees the input about once, not the 9x of an unrolled (im2col) operand.
+  const std::string csv = temp_dir("csr_conv") + "/c.csv";
+  std::ofstream(csv) << "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, "
+                        "Channels, Num Filter, Strides,\nc3, 58, 58, 3, 3, 128, 128, 1,\n";
+  const auto j = run_stats("--arch a100 --model " + csv +
+                           " --batch 4 --prune block:1x1@0.9 --unstructured-kernel csr");
+  const auto& op = j["ops"][0];
+  REQUIRE(op.contains("csr"));
+  const double input = 4.0 * 58 * 58 * 128 * 2, unrolled = 4.0 * 56 * 56 * 1152 * 2;
+  const double weights = 128.0 * 1152 * 0.1 * (2 + 4);  // kept values and their indices
+  const double reads = op["dram_read_bytes"];
+  INFO("DRAM reads " << reads << ", input " << input << ", unrolled " << unrolled);
+  CHECK(reads >= input);
+  CHECK(reads <= 1.25 * (input + weights));
+  CHECK(reads < 0.2 * unrolled);
 }
 
 TEST_CASE("physics_unstructured_bad_kernel_is_an_input_error", "[physics][csr]") {
