@@ -1,13 +1,16 @@
 // `stcsim sweep`, `stcsim sweep-merge`, `stcsim report`: design-space exploration
 // (docs/sweeps.md). The work is in sim/sweep; this file only wires the options.
 #include <sched.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <iostream>
 
 #include "sim/cli/commands.h"
 #include "sim/cli/option_values.h"
 #include "sim/core/input_error.h"
 #include "sim/core/memory_limit.h"
+#include "sim/sweep/model_workloads.h"
 #include "sim/sweep/sweep_merge.h"
 #include "sim/sweep/sweep_plan.h"
 #include "sim/sweep/sweep_report.h"
@@ -70,9 +73,25 @@ Command add_sweep_command(CLI::App& app) {
   return [o, sub] {
     if (sub->count("--max-memory"))
       max_memory_bytes() = memory_option("--max-memory", o->max_memory);
-    sweep::SweepPlan plan(sweep::parse_sweep_spec_file(o->spec));
+    sweep::SweepSpec spec = sweep::parse_sweep_spec_file(o->spec);
     const sweep::Shard shard = sweep::parse_shard(o->shard);
-    sweep::validate_plan(plan);  // every key and value, before anything runs
+    // {model: NAME} workloads become traces once, in a scratch folder until the sweep is
+    // validated (nothing is written to --out for a spec that fails), then in the sweep
+    // folder's workloads/.
+    struct Scratch {
+      std::string dir;
+      ~Scratch() {
+        std::error_code ec;
+        std::filesystem::remove_all(dir, ec);
+      }
+    } scratch{
+        (std::filesystem::temp_directory_path() / ("stcsim_sweep_" + std::to_string(::getpid())))
+            .string()};
+    sweep::trace_model_workloads(spec, scratch.dir);
+    sweep::SweepPlan checked(spec);
+    sweep::validate_plan(checked);  // every key and value, before anything runs
+    if (!o->dry_run) sweep::install_model_traces(spec, o->out + "/workloads");
+    sweep::SweepPlan plan(std::move(spec));
     const auto& s = plan.spec();
     std::cerr << "sweep " << s.name << ": " << plan.count() << " points x " << s.workloads.size()
               << " workload(s)";

@@ -73,16 +73,18 @@ Command add_trace_command(CLI::App& app) {
       low.image_w = w;
     }
     print_tokens_line(model, low);
-    workloads::TraceBuildOptions tb;
-    tb.dtype = to_string(parse_dtype(o->dtype));
-    tb.payload = !o->no_payload;
-    const auto built =
-        workloads::build_trace(model, low, workloads::PruneSpec::parse(o->prune), po, tb);
+    ModelRunOptions mo;
+    mo.lowering = low;
+    mo.dtype = parse_dtype(o->dtype);
+    mo.prune = po;
+    const auto built = build_model_trace(model, o->prune, mo, !o->no_payload);
     const auto written = workloads::write_trace(o->out, built.trace);
-    std::cout << "Wrote " << o->out << ": " << written.ops.size() << " GEMMs of " << model.name
+    std::cout << "Wrote " << o->out << ": " << written.ops.size() << " ops of " << model.name
               << (model.real_weights ? " (real weights)" : " (shapes only: synthetic)");
     if (!written.payload_file.empty())
       std::cout << ", payload " << written.payload_bytes << " bytes";
+    if (seeds_synthetic_weights(model, o->prune))
+      std::cout << "; its block maps come from seeded Normal(0, 1/K) weights, not trained ones";
     std::cout << "\nPruning " << built.pruning.spec.str() << ": sparsity " << built.pruning.sparsity
               << ", squared magnitude kept " << built.pruning.magnitude_kept << "\n";
     for (const auto& l : built.pruning.layers)

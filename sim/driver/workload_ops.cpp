@@ -229,8 +229,13 @@ workloads::LoweringOptions default_lowering(const std::string& name) {
   return o;
 }
 
-std::vector<GemmOp> model_ops(const workloads::Model& model, const std::string& spec,
-                              const ModelRunOptions& opt, const std::string& prefix) {
+bool seeds_synthetic_weights(const workloads::Model& model, const std::string& spec) {
+  return workloads::PruneSpec::parse(spec).kind == workloads::PruneSpec::Kind::Block &&
+         !model.real_weights;
+}
+
+workloads::BuiltTrace build_model_trace(const workloads::Model& model, const std::string& spec,
+                                        const ModelRunOptions& opt, bool payload) {
   workloads::TraceBuildOptions tb;
   tb.dtype = to_string(opt.dtype);
   // Shapes-only models carry an N:M pattern as a label (no values to prune): the timing
@@ -239,8 +244,8 @@ std::vector<GemmOp> model_ops(const workloads::Model& model, const std::string& 
   // synthetic weights for it rather than running dense under a block label.
   const workloads::PruneSpec ps = workloads::PruneSpec::parse(spec);
   const bool block = ps.kind == workloads::PruneSpec::Kind::Block;
-  const bool synthetic = block && !model.real_weights;
-  tb.payload = block;
+  const bool synthetic = seeds_synthetic_weights(model, spec);
+  tb.payload = payload || block;
   workloads::Model seeded;
   if (synthetic) try {
       seeded = workloads::with_synthetic_weights(model, opt.synthetic_seed);
@@ -249,8 +254,13 @@ std::vector<GemmOp> model_ops(const workloads::Model& model, const std::string& 
                        "' has no weights to prune in blocks, and " + e.what() +
                        " (N:M pruning needs no values; or give a checkpoint)");
     }
-  const auto built =
-      workloads::build_trace(synthetic ? seeded : model, opt.lowering, ps, opt.prune, tb);
+  return workloads::build_trace(synthetic ? seeded : model, opt.lowering, ps, opt.prune, tb);
+}
+
+std::vector<GemmOp> model_ops(const workloads::Model& model, const std::string& spec,
+                              const ModelRunOptions& opt, const std::string& prefix) {
+  const auto built = build_model_trace(model, spec, opt, false);
+  const bool synthetic = seeds_synthetic_weights(model, spec);
   std::vector<GemmOp> ops;
   for (std::size_t i = 0; i < built.trace.ops.size(); ++i) {
     ops.push_back(op_from_trace(built.trace.ops[i], prefix));

@@ -9,6 +9,7 @@
 #include "workloads/lowering/lowering.h"
 #include "workloads/pruning/prune_model.h"
 #include "workloads/trace/trace.h"
+#include "workloads/trace/trace_builder.h"
 
 namespace stcsim {
 
@@ -46,6 +47,16 @@ struct ModelRunOptions {
   workloads::PruneOptions prune;     // --exclude, --min-density
   std::uint64_t synthetic_seed = 1;  // weights of a shapes-only model pruned in blocks
 };
+// The model's trace, lowered with opt.lowering and pruned with `spec` (a workloads
+// PruneSpec string) as `stcsim run --model` runs it: a shapes-only model pruned in blocks
+// gets seeded synthetic weights first (with_synthetic_weights; InputError when they would
+// be too many), so its block maps are real; `payload` also writes the values of other
+// patterns (block maps are always written).
+workloads::BuiltTrace build_model_trace(const workloads::Model& model, const std::string& spec,
+                                        const ModelRunOptions& opt, bool payload);
+// Whether build_model_trace seeds synthetic weights for `spec`.
+bool seeds_synthetic_weights(const workloads::Model& model, const std::string& spec);
+
 // The model's GEMMs pruned with `spec` (a workloads PruneSpec string), named
 // "<prefix><layer>", each with its pruning note. A shapes-only model pruned in blocks
 // gets seeded synthetic weights first (with_synthetic_weights), so that its GEMMs run on

@@ -6,6 +6,7 @@
 
 #include "sim/core/input_error.h"
 #include "sim/core/memory_limit.h"
+#include "sim/sweep/fingerprint.h"
 
 namespace stcsim::sweep {
 
@@ -14,26 +15,6 @@ std::string Point::value_of(const std::string& key) const {
     if (k == key) return v;
   return "";
 }
-
-namespace {
-
-// FNV-1a: a stable fingerprint of a trace's content (std::hash may differ between builds).
-std::string fingerprint_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "unreadable";
-  std::uint64_t h = 1469598103934665603ull;
-  char buf[65536];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    for (std::streamsize i = 0; i < in.gcount(); ++i)
-      h = (h ^ std::uint8_t(buf[i])) * 1099511628211ull;
-    if (!in) break;
-  }
-  std::ostringstream os;
-  os << std::hex << h;
-  return os.str();
-}
-
-}  // namespace
 
 SweepPlan::SweepPlan(SweepSpec spec) : spec_(std::move(spec)) {
   for (const auto& a : spec_.axes) {
@@ -138,7 +119,14 @@ nlohmann::json SweepPlan::to_json() const {
   for (const auto& w : spec_.workloads) {
     nlohmann::json wj{{"name", w.name}, {"dtype", w.dtype.empty() ? spec_.dtype : w.dtype}};
     if (!w.gemm.empty()) wj["gemm"] = w.gemm;
-    if (!w.trace.empty()) wj["trace"] = w.trace, wj["trace_fnv1a"] = fingerprint_file(w.trace);
+    if (!w.model.empty()) {
+      // The model and how it was traced, and the trace's contents; not the trace's path,
+      // which lies in each shard's own folder.
+      wj["model"] = w.model, wj["prune"] = w.prune, wj["batch"] = w.batch, wj["tokens"] = w.tokens;
+      wj["trace_fnv1a"] = fingerprint_file(w.trace);
+    } else if (!w.trace.empty()) {
+      wj["trace"] = w.trace, wj["trace_fnv1a"] = fingerprint_file(w.trace);
+    }
     j["workloads"].push_back(wj);
   }
   j["points"] = count_;

@@ -12,6 +12,7 @@
 #include "sim/core/input_error.h"
 #include "sim/core/input_file.h"
 #include "sim/core/nearest.h"
+#include "sim/core/number_syntax.h"
 #include "sim/sweep/value_range.h"
 
 namespace stcsim::sweep {
@@ -27,7 +28,8 @@ namespace fs = std::filesystem;
 const std::vector<std::string> kTopKeys = {
     "schema_version", "name",  "description", "base", "set",      "vary",
     "workloads",      "dtype", "sparsity",    "l2",   "reference"};
-const std::vector<std::string> kWorkloadKeys = {"gemm", "trace", "name", "dtype"};
+const std::vector<std::string> kWorkloadKeys = {"gemm",  "trace",  "model", "prune",
+                                                "batch", "tokens", "name",  "dtype"};
 const std::vector<std::string> kRangeKeys = {"from", "to", "step", "factor"};
 
 class Parser {
@@ -196,7 +198,8 @@ class Parser {
   }
 
   void read_workloads(const YAML::Node& w, const YAML::Node& root) {
-    if (!w) fail(root, "missing 'workloads' (a list of {gemm: MxNxK} or {trace: FILE})");
+    if (!w)
+      fail(root, "missing 'workloads' (a list of {gemm: MxNxK}, {trace: FILE} or {model: NAME})");
     if (!w.IsSequence() || w.size() == 0) fail(w, "'workloads' must be a non-empty list");
     std::set<std::string> names;
     for (const auto& item : w) {
@@ -205,16 +208,40 @@ class Parser {
       if (item.IsScalar()) {
         ws.gemm = item.Scalar();  // shorthand: "- 4096x4096x4096"
       } else {
-        if (!item.IsMap()) fail(item, "a workload is {gemm: MxNxK} or {trace: FILE}");
+        if (!item.IsMap())
+          fail(item, "a workload is {gemm: MxNxK}, {trace: FILE} or {model: NAME}");
         check_keys(item, kWorkloadKeys, "workload key");
-        if (!item["gemm"] == !item["trace"])
-          fail(item, "a workload has exactly one of 'gemm' or 'trace'");
+        if (int(bool(item["gemm"])) + int(bool(item["trace"])) + int(bool(item["model"])) != 1)
+          fail(item, "a workload has exactly one of 'gemm', 'trace' or 'model'");
         if (item["gemm"]) ws.gemm = scalar(item["gemm"], "gemm");
         if (item["trace"]) ws.trace = resolve_path(scalar(item["trace"], "trace"));
+        if (item["model"]) {
+          // A name of `stcsim models`, or a path (it has a '/' or a file extension).
+          ws.model = scalar(item["model"], "model");
+          if (ws.model.find('/') != std::string::npos || fs::path(ws.model).has_extension())
+            ws.model = resolve_path(ws.model);
+        }
+        for (const char* key : {"prune", "batch", "tokens"})
+          if (item[key] && !item["model"])
+            fail(item[key], std::string("'") + key + "' belongs to a {model: NAME} workload");
+        if (item["prune"]) ws.prune = scalar(item["prune"], "prune");
+        for (auto [key, dst] : {std::pair{"batch", &ws.batch}, {"tokens", &ws.tokens}})
+          if (item[key]) {
+            const std::string v = scalar(item[key], key);
+            if (!decimal_syntax_error(v, true).empty() || v[0] == '-' || v[0] == '+' ||
+                v.size() > 9 || std::stoll(v) < 1)
+              fail(item[key],
+                   std::string("'") + key + "' must be a whole number from 1, got '" + v + "'");
+            *dst = std::stoll(v);
+          }
         if (item["dtype"]) ws.dtype = scalar(item["dtype"], "dtype");
         if (item["name"]) ws.name = scalar(item["name"], "name");
       }
-      if (ws.name.empty()) ws.name = ws.gemm.empty() ? fs::path(ws.trace).stem().string() : ws.gemm;
+      if (ws.name.empty())
+        ws.name = !ws.gemm.empty()    ? ws.gemm
+                  : !ws.model.empty() ? fs::path(ws.model).stem().string() +
+                                            (ws.prune == "dense" ? "" : "_" + ws.prune)
+                                      : fs::path(ws.trace).stem().string();
       if (ws.name.find_first_of(",\"\n") != std::string::npos)
         fail(item, "workload name '" + ws.name + "' may not contain commas, quotes or newlines");
       if (!names.insert(ws.name).second)

@@ -15,11 +15,13 @@
 //   workloads:
 //     - gemm: 4096x4096x4096
 //     - {trace: bert.trace, name: bert}
+//     - {model: ppocrv4_rec, batch: 8, prune: "2:4"}   # traced once per sweep run
 //   sparsity: 2:4                     # run options at every point (unless varied)
 //   dtype: fp16
 //   l2: flush                         # or warm: the L2 between a trace's GEMMs
 //   reference: {l2.capacity_kib: 40960}   # the point speedups are relative to
 #pragma once
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -50,7 +52,13 @@ struct Axis {
 struct WorkloadSpec {
   std::string name;
   std::string gemm;   // "MxNxK", or
-  std::string trace;  // absolute path of a trace file
+  std::string trace;  // absolute path of a trace file, or
+  // a model (`stcsim models`, or a checkpoint / SCALE-Sim path, made absolute), traced
+  // with `prune` at `batch` x `tokens` (0: the model's defaults) once per sweep run
+  // (model_workloads.h sets `trace` to the file written).
+  std::string model;
+  std::string prune = "dense";
+  std::int64_t batch = 0, tokens = 0;
   std::string dtype;  // empty: the sweep's dtype
   SpecLocation where;
 };

@@ -5,6 +5,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -153,4 +154,55 @@ TEST_CASE("sweep_cli_results_table_is_bounded_by_max_memory", "[sweep]") {
                         Catch::Contains("--max-memory"));
   CHECK(!fs::exists(d + "/out"));
   CHECK(run_stcsim("sweep " + spec + " --out " + d + "/out2 --dry-run").status == 0);
+}
+
+TEST_CASE("sweep_cli_model_workloads_are_traced_once_and_reused", "[sweep]") {
+  const std::string d = temp_dir("model_wl");
+  const RemoveOnExit cleanup{d};
+  std::ofstream(d + "/net.csv") << "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter "
+                                   "Width, Channels, Num Filter, Strides,\n"
+                                   "c1, 34, 34, 3, 3, 64, 64, 1,\nc2, 32, 32, 1, 1, 64, 128, 1,\n";
+  const auto spec = write_spec(d,
+                               "base: a100\nvary:\n  l2.ways: [8, 16]\nworkloads:\n"
+                               "  - {model: net.csv, batch: 2, name: net}\n"
+                               "  - {model: dlrm_kaggle, prune: \"2:4\", batch: 64}\n");
+  // A dry run traces into a scratch folder and writes nothing under --out.
+  const auto dry = run_stcsim("sweep " + spec + " --dry-run --out " + d + "/out");
+  INFO(dry.err);
+  CHECK(dry.status == 0);
+  CHECK(!fs::exists(d + "/out"));
+  const auto r = run_stcsim("sweep " + spec + " -q -j 2 --out " + d + "/out");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  // One trace per model workload in the sweep folder, which every point ran.
+  std::vector<std::string> traces;
+  for (const auto& e : fs::directory_iterator(d + "/out/workloads"))
+    if (e.path().extension() == ".trace") traces.push_back(e.path().filename().string());
+  std::sort(traces.begin(), traces.end());
+  REQUIRE(traces.size() == 2);
+  CHECK(traces[0].rfind("dlrm_kaggle_2_4-", 0) == 0);
+  CHECK(traces[1].rfind("net-", 0) == 0);
+  const auto t = table(d + "/out");
+  REQUIRE(t["rows"].size() == 4);  // 2 points x 2 workloads
+  for (const auto& row : t["rows"]) {
+    CHECK(row["status"] == "ok");
+    CHECK(row["cycles"].get<double>() > 0);
+  }
+  // The plan records each model and its trace's fingerprint, not the scratch path.
+  const auto plan = nlohmann::json::parse(slurp(d + "/out/sweep.json"));
+  CHECK(plan["workloads"][0]["model"] == d + "/net.csv");
+  CHECK(plan["workloads"][1]["prune"] == "2:4");
+  CHECK(!plan["workloads"][0].contains("trace"));
+  // Resuming traces the same files again and finds every point done.
+  const auto again = run_stcsim("sweep " + spec + " -q --out " + d + "/out");
+  INFO(again.err);
+  CHECK(again.status == 0);
+  CHECK_THAT(again.err, Catch::Contains("2/2 points done (2 from before, 0 now"));
+  // A model that does not load names the spec's line, and nothing is created.
+  const auto bad = write_spec(d, "base: a100\nworkloads:\n  - {model: no_such_model}\n");
+  const auto b = run_stcsim("sweep " + bad + " --out " + d + "/bad_out");
+  CHECK(b.status == 2);
+  CHECK_THAT(b.err, Catch::Contains("spec.yaml:4: workload 'no_such_model'") &&
+                        Catch::Contains("unknown model 'no_such_model'"));
+  CHECK(!fs::exists(d + "/bad_out"));
 }

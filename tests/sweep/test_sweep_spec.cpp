@@ -86,6 +86,32 @@ TEST_CASE("sweep_spec_defaults_and_paths", "[sweep]") {
         std::vector<std::vector<std::string>>{{"0.5"}, {"0.6"}, {"0.7"}, {"0.8"}});
 }
 
+TEST_CASE("sweep_spec_model_workloads", "[sweep]") {
+  const SweepSpec s = parse_sweep_spec_text(
+      kHead +
+          "workloads:\n  - {model: gpt2, prune: \"2:4\", batch: 2, tokens: 64}\n"
+          "  - {model: nets/r18.csv, name: r18}\n  - {model: dlrm_kaggle}\n",
+      "/a/b/s.yaml");
+  REQUIRE(s.workloads.size() == 3);
+  CHECK(s.workloads[0].model == "gpt2");  // a name of `stcsim models`
+  CHECK(s.workloads[0].prune == "2:4");
+  CHECK(s.workloads[0].batch == 2);
+  CHECK(s.workloads[0].tokens == 64);
+  CHECK(s.workloads[0].name == "gpt2_2:4");
+  CHECK(s.workloads[1].model == "/a/b/nets/r18.csv");  // a path, relative to the spec
+  CHECK(s.workloads[1].name == "r18");
+  CHECK(s.workloads[2].prune == "dense");
+  CHECK(s.workloads[2].name == "dlrm_kaggle");
+  CHECK(s.workloads[2].trace.empty());  // traced when the sweep runs (model_workloads.h)
+  check_error(kHead + "workloads:\n  - {model: gpt2, gemm: 8x8x8}\n",
+              {"s.yaml:4", "exactly one of 'gemm', 'trace' or 'model'"});
+  check_error(kHead + "workloads:\n  - {gemm: 8x8x8, prune: \"2:4\"}\n",
+              {"s.yaml:4", "'prune' belongs to a {model: NAME} workload"});
+  check_error(kHead + "workloads:\n  - {model: gpt2, batch: 0}\n",
+              {"s.yaml:4", "'batch' must be a whole number from 1, got '0'"});
+  check_error(kHead + "workloads:\n  - {model: gpt2, tokens: many}\n", {"'tokens'", "'many'"});
+}
+
 TEST_CASE("sweep_spec_errors_name_line_and_key", "[sweep]") {
   check_error("schema_version: 1\nbase: [a100\n", {"s.yaml:", "malformed YAML"});
   check_error("- a\n- b\n", {"s.yaml:1", "YAML mapping"});
@@ -132,7 +158,7 @@ TEST_CASE("sweep_spec_errors_name_line_and_key", "[sweep]") {
   check_error(kHead + kWork + "set:\n  l2.ways: [8]\n",
               {"s.yaml:5", "'l2.ways' must be a single value"});
   check_error(kHead + "workloads:\n  - {gemm: 8x8x8, trace: t}\n",
-              {"s.yaml:4", "exactly one of 'gemm' or 'trace'"});
+              {"s.yaml:4", "exactly one of 'gemm', 'trace' or 'model'"});
   check_error(kHead + "workloads:\n  - {gem: 8x8x8}\n",
               {"s.yaml:4", "unknown workload key 'gem'", "nearest valid key: 'gemm'"});
   check_error(kHead + "workloads:\n  - 8x8x8\n  - {gemm: 16x16x16, name: 8x8x8}\n",
