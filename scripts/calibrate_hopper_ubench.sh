@@ -5,7 +5,11 @@
 #   tensor_core.fp16_ii_cycles            <- mma.sync m16n8k16 f16 throughput
 #   tensor_core.operand_b_bytes_per_cycle <- mma.sp m16n8k32 f16 throughput
 #   tensor_core.wgmma_drain_cycles        <- wgmma / wgmma.sp latencies, N = 64, 128, 256
-#   sm.l1_hit_latency_cycles, l2.hit_latency_cycles <- the L1 and L2 pointer chases
+#   sm.l1_hit_latency_cycles              <- the L1 pointer chase
+#   l2.hit_latency_cycles, l2.far_extra_latency_cycles <- the per-line L2 latencies from one
+#                                           SM, near and far partition (l2.partitions 2);
+#                                           the L2 chase over both is left out of the fit,
+#                                           its out-of-sample check
 #   l2.slice_bytes_per_cycle              <- the L2 read bandwidth (h200: its own L2)
 # Left out: the figures the README of that folder calls invalid (ld.shared / ldmatrix
 # throughputs, whose loads were hoisted; the DRAM chase, an L2 hit after its first
@@ -34,14 +38,18 @@ print(sys.argv[2].split("/")[-1], "fits", ", ".join(sorted({r["name"] + " " + r[
 PY
 }
 sub tensor '(r["name"] in ("mma_sync_m16n8k16_f16_f32", "mma_sp_ordered_m16n8k32_f16_f32") and r["metric"] == "throughput") or (r["name"].startswith("wgmma") and r["metric"] == "latency")'
-sub chases 'r["name"] in ("l1_latency", "l2_latency")'
+sub chases 'r["name"] in ("l1_latency", "l2_latency_near", "l2_latency_far")'
+sub l2chase 'r["name"] == "l2_latency"'
 sub l2read 'r["name"] == "l2_read" and r["metric"] == "throughput"'
 "$stcsim" calibrate --measurements "$data/tensor.json" --arch h200 \
   --params tensor_core.fp16_ii_cycles=4:10,tensor_core.operand_b_bytes_per_cycle=32:256,tensor_core.wgmma_drain_cycles=16:120 \
   -p gpu.measured_clock_mhz=1980 --max-evals 60 --out "$out/tensor_core" -j 2
 "$stcsim" calibrate --measurements "$data/chases.json" --arch h200 \
-  --params sm.l1_hit_latency_cycles=20:60,l2.hit_latency_cycles=150:400 \
-  -p gpu.measured_clock_mhz=1980 --max-evals 60 --no-loo --out "$out/latencies" -j 2
+  --params sm.l1_hit_latency_cycles=20:60,l2.hit_latency_cycles=150:400,l2.far_extra_latency_cycles=0:120 \
+  -p gpu.measured_clock_mhz=1980 --max-evals 80 --no-loo --out "$out/latencies" -j 2
+# Out of sample: the L2 chase over lines of both partitions, under the preset as fitted.
+"$stcsim" validate --measurements "$data/l2chase.json" --arch h200 \
+  -p gpu.measured_clock_mhz=1980 --out "$out/l2_chase_check"
 # The L2 read bandwidth (B/clk/SM, in SM cycles, so its clock does not matter): one figure,
 # one parameter, per slice as the preset sets it.
 "$stcsim" calibrate --measurements "$data/l2read.json" --arch h200 \
