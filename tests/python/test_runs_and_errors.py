@@ -30,6 +30,14 @@ class RunsAndErrorsTest(unittest.TestCase):
         self.assertEqual(set(r.ops["variant"]), {"dense", "2:4"})
         self.assertEqual(len(r.ops), 2 * len(stcsim.model_gemms("dlrm_kaggle", batch=128)))
 
+    def test_model_gemms_mark_causal_attention(self):
+        g = stcsim.model_gemms("gpt2", seq=64)
+        scores = g[g["name"] == "gpt2.l0.attn_scores"].iloc[0]
+        self.assertEqual((scores["m"], scores["n"], scores["k"], scores["batch"]), (64, 64, 64, 12))
+        self.assertEqual(scores["causal"], "output")
+        self.assertEqual(g[g["name"] == "gpt2.l0.attn_context"].iloc[0]["causal"], "a")
+        self.assertEqual(g[g["name"] == "gpt2.l0.qkv"].iloc[0]["causal"], "none")
+
     def test_trace(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "two.trace")
