@@ -180,6 +180,13 @@ const OpStat memoized_stat{
      StatTotal::kNone, kGpuDriver},
     computed<OpResult>([](const OpResult&) { return std::int64_t(1); }),
     [](const OpResult& r) { return r.memoized; }};
+const OpStat analytic_stat{
+    {"analytic", "0/1",
+     "1: cycles from the kernel's closed-form estimate (--mode analytic), not simulated; the "
+     "memory, stall and utilisation stats are absent or zero",
+     StatTotal::kNone, kGpuDriver},
+    computed<OpResult>([](const OpResult&) { return std::int64_t(1); }),
+    [](const OpResult& r) { return r.analytic; }};
 
 }  // namespace
 
@@ -229,8 +236,9 @@ void Gpu::driver() {
         continue;
       }
     }
-    results_.push_back(mapping_req_.policy == "exhaustive" ? simulate_fastest(op, kernel, plan)
-                                                           : simulate(op, kernel, plan));
+    results_.push_back(analytic_                             ? estimate(op, kernel, plan)
+                       : mapping_req_.policy == "exhaustive" ? simulate_fastest(op, kernel, plan)
+                                                             : simulate(op, kernel, plan));
     if (memoize_) memo_.emplace(key, results_.size() - 1);
     if (on_op_done_) on_op_done_(results_.size(), ops_.size());
   }
@@ -249,6 +257,49 @@ OpResult Gpu::simulate(const GemmOp& op, const IKernel& kernel, const KernelPlan
     run_kernel(*launch);
   }
   return collect(op, kernel, plan, start, now_cycles());
+}
+
+OpResult Gpu::planned_result(const GemmOp& op, const IKernel& kernel, const KernelPlan& plan,
+                             double cycles) const {
+  OpResult r;
+  r.op = op;
+  r.kernel = kernel.name();
+  r.mapping = plan.map;
+  r.occupancy = plan.occupancy;
+  r.ctas = plan.ctas;
+  r.waves = r.ctas / (double(gpu_.num_sms) * std::max(1, r.occupancy.ctas_per_sm));
+  r.cycles = std::max(1.0, cycles);
+  r.seconds = r.cycles / (gpu_.run_clock_mhz() * 1e6);
+  r.flops = op.flops();
+  r.peak_tflops = peak_tflops(op.kind());
+  r.products = op.products();
+  r.peak_products_per_second = peak_products_per_second(op.kind());
+  r.dot_unit = tc_proto_->dot_unit(op.kind());
+  r.instruction = op.kind().str();
+  return r;
+}
+
+OpResult Gpu::estimate(const GemmOp& op, const IKernel& kernel, const KernelPlan& plan) const {
+  const double launch = gpu_.kernel_launch_ns * gpu_.run_clock_mhz() / 1000.0;
+  OpResult r = planned_result(op, kernel, plan,
+                              std::ceil(kernel.estimate_cycles(op, plan.map, *env_)) +
+                                  std::round(launch) * double(plan.launches.size()));
+  r.analytic = true;
+  kernel.report(op, plan, *env_, SmActivity{}, r);
+  if (power_->present()) {
+    // Energy from the work the op must do: its products, and its compulsory bytes once
+    // through the L2 and DRAM (a lower bound of what a simulation counts).
+    PowerActivity a;
+    a.dtype = op.dtype;
+    a.cycles = r.cycles;
+    (r.on_cuda_cores ? a.cuda_fmas : a.tensor_products) = r.products;
+    a.sparse = !r.on_cuda_cores && !op.sparsity.dense();
+    a.l2_bytes = a.dram_bytes = op.min_bytes();
+    r.power = power_->settle(a);
+    r.seconds = r.cycles / (r.power.clock_mhz * 1e6);
+  }
+  StatRegistry<OpResult>::recompute(r);
+  return r;
 }
 
 OpResult Gpu::simulate_fastest(const GemmOp& op, const IKernel& kernel, const KernelPlan& chosen) {
@@ -314,21 +365,7 @@ OpResult Gpu::collect(const GemmOp& op, const IKernel& kernel, const KernelPlan&
                       Cycle end) const {
   const Snapshot now = snapshot();
   const Snapshot& s0 = start_snap_;
-  OpResult r;
-  r.op = op;
-  r.kernel = kernel.name();
-  r.mapping = plan.map;
-  r.occupancy = plan.occupancy;
-  r.ctas = plan.ctas;
-  r.waves = r.ctas / (double(gpu_.num_sms) * std::max(1, r.occupancy.ctas_per_sm));
-  r.cycles = std::max(1.0, end - start);
-  r.seconds = r.cycles / (gpu_.run_clock_mhz() * 1e6);
-  r.flops = op.flops();
-  r.peak_tflops = peak_tflops(op.kind());
-  r.products = op.products();
-  r.peak_products_per_second = peak_products_per_second(op.kind());
-  r.dot_unit = tc_proto_->dot_unit(op.kind());
-  r.instruction = op.kind().str();
+  OpResult r = planned_result(op, kernel, plan, end - start);
   const double pipes = double(gpu_.num_sms) * sm_.sub_cores;
   r.pipe_cycles = r.cycles * pipes;
   r.pipe_busy = now.tensor - s0.tensor;

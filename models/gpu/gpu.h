@@ -58,6 +58,12 @@ class Gpu : public sc_core::sc_module {
   // they do: the key also holds the previous GEMM's, and the reuse is exact only up to
   // the L2 contents older GEMMs left and the write-backs still draining.
   void set_memoize(bool on) { memoize_ = on; }
+  // Analytic mode (`stcsim run --mode analytic`): each op is planned as in a simulation
+  // (kernel, mapping, occupancy) but its cycles are the kernel's closed-form estimate
+  // (IKernel::estimate_cycles) plus its launches, and its energy comes from the work it
+  // must do (products, compulsory bytes) instead of counted events: microseconds per op,
+  // for screening; no memory, stall or utilisation stats.
+  void set_analytic(bool on) { analytic_ = on; }
   // Called after each op's result (simulated or memoized) with ops done and in all, from
   // the simulation's own thread: a progress line, never anything that changes the run.
   using OpDone = std::function<void(std::size_t done, std::size_t total)>;
@@ -81,6 +87,11 @@ class Gpu : public sc_core::sc_module {
                    Cycle end) const;
   // Run `plan` of `op` from now and collect its result.
   OpResult simulate(const GemmOp& op, const IKernel& kernel, const KernelPlan& plan);
+  OpResult estimate(const GemmOp& op, const IKernel& kernel, const KernelPlan& plan) const;
+  // The fields of an op's result its plan and `cycles` set (collect and estimate add the
+  // rest).
+  OpResult planned_result(const GemmOp& op, const IKernel& kernel, const KernelPlan& plan,
+                          double cycles) const;
   // mapping.policy exhaustive: simulate the kernel's best candidates by its estimate, each
   // from a flushed L2, and keep the fastest (in seconds, at its own settled clock).
   OpResult simulate_fastest(const GemmOp& op, const IKernel& kernel, const KernelPlan& chosen);
@@ -109,6 +120,7 @@ class Gpu : public sc_core::sc_module {
   L2Policy l2_policy_ = L2Policy::kFlush;
   bool cold_l2_per_op_ = false;
   bool memoize_ = true;
+  bool analytic_ = false;
   OpDone on_op_done_;
   std::unordered_map<std::string, std::size_t> memo_;  // key -> index in results_
 

@@ -184,6 +184,10 @@ class CsrSpmm : public IKernel {
     return csr_mapping(
         csr_tile_cols(kernel_problem(op).n, env.sm.fp32_lanes_per_sub_core, op.dtype));
   }
+  double estimate_cycles(const GemmOp& op, const KernelMapping&,
+                         const KernelEnv& env) const override {
+    return roofline_cycles(op, env, cuda_core_fma_per_cycle(env));
+  }
   Occupancy occupancy(const GemmOp&, const KernelMapping&, const KernelEnv& env) const override {
     // 4 warps, ~1.5 KB of shared memory, few registers: threads bound it.
     const KernelMapping m = csr_mapping(64);  // the CTA's threads do not depend on its width

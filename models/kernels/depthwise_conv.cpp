@@ -195,6 +195,10 @@ class DepthwiseConv : public IKernel {
   KernelMapping mapping(const GemmOp& op, const KernelEnv& env) const override {
     return depthwise_mapping(depthwise_shape(op, env.num_sms));
   }
+  double estimate_cycles(const GemmOp& op, const KernelMapping&,
+                         const KernelEnv& env) const override {
+    return roofline_cycles(op, env, cuda_core_fma_per_cycle(env));
+  }
   Occupancy occupancy(const GemmOp&, const KernelMapping&, const KernelEnv& env) const override {
     // No shared memory; __launch_bounds__(1024, 2) caps registers so that two blocks fit:
     // threads bound it.

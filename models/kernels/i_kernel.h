@@ -98,6 +98,13 @@ class IKernel {
   }
   virtual Occupancy occupancy(const GemmOp& op, const KernelMapping& map,
                               const KernelEnv& env) const = 0;
+  // Cycles of `op` under `map` by the kernel's own closed-form estimate (the one its
+  // mapping choice ranks tiles by), for `stcsim run --mode analytic`. The default is a
+  // roofline: the compulsory bytes at the DRAM rate or the products at the op's peak
+  // rate, whichever is longer, plus two L2 round trips (roofline_cycles); CUDA-core
+  // kernels take the CUDA cores' rate.
+  virtual double estimate_cycles(const GemmOp& op, const KernelMapping& map,
+                                 const KernelEnv& env) const;
   virtual KernelPlan plan(const GemmOp& op, const KernelEnv& env,
                           const Allocate& allocate) const = 0;
   // Fill what only this kernel knows (its peak, pattern statistics) into `r`, whose
@@ -105,6 +112,13 @@ class IKernel {
   virtual void report(const GemmOp& op, const KernelPlan& plan, const KernelEnv& env,
                       const SmActivity& activity, OpResult& r) const = 0;
 };
+
+// The roofline of IKernel::estimate_cycles at `fma_per_cycle` (the whole GPU's).
+double roofline_cycles(const GemmOp& op, const KernelEnv& env, double fma_per_cycle);
+// The CUDA cores' FMA lanes of the whole GPU, per cycle: CUDA-core kernels' roofline rate.
+inline double cuda_core_fma_per_cycle(const KernelEnv& env) {
+  return env.cuda_core_fma_per_second() / (env.clock_mhz * 1e6);
+}
 
 // The registered kernels.
 class KernelRegistry {

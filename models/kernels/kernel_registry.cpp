@@ -46,6 +46,17 @@ double KernelEnv::peak_products_per_second(const MmaKind& kind) const {
   return per_pipe / tc.initiation_interval(kind) * sm.sub_cores * num_sms * clock_mhz * 1e6;
 }
 
+double roofline_cycles(const GemmOp& op, const KernelEnv& env, double fma_per_cycle) {
+  const double memory = op.min_bytes() / std::max(1e-9, env.dram_bytes_per_cycle);
+  const double compute = fma_per_cycle > 0 ? op.products() / fma_per_cycle : 0.0;
+  return std::max(memory, compute) + 2.0 * env.l2_hit_latency;
+}
+
+double IKernel::estimate_cycles(const GemmOp& op, const KernelMapping&,
+                                const KernelEnv& env) const {
+  return roofline_cycles(op, env, env.fma_per_cycle_per_sm(op.kind()) * env.num_sms);
+}
+
 void KernelRegistry::add(std::unique_ptr<IKernel> k) {
   const std::string n = k->name();
   kernels()[n] = std::move(k);

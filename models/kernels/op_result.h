@@ -24,6 +24,7 @@ struct OpResult {
   GemmOp op;
   std::string kernel;     // the registered kernel that ran it (models/kernels)
   bool memoized = false;  // reused from an identical GEMM earlier in the run (Gpu::driver)
+  bool analytic = false;  // cycles from the kernel's closed-form estimate, not simulated
   KernelMapping mapping;
   Occupancy occupancy;
   double ctas = 0, waves = 0;

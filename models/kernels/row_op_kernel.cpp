@@ -142,6 +142,10 @@ class RowOpKernel : public IKernel {
   KernelMapping mapping(const GemmOp& op, const KernelEnv&) const override {
     return row_op_mapping(row_op_shape(op));
   }
+  double estimate_cycles(const GemmOp& op, const KernelMapping&,
+                         const KernelEnv& env) const override {
+    return roofline_cycles(op, env, cuda_core_fma_per_cycle(env));
+  }
   Occupancy occupancy(const GemmOp&, const KernelMapping&, const KernelEnv& env) const override {
     const int by_threads = env.sm.max_threads / kRowOpThreadsPerCta;
     return by_threads <= env.sm.max_ctas ? Occupancy{by_threads, "threads"}

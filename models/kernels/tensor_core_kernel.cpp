@@ -41,6 +41,14 @@ std::vector<KernelMapping> TensorCoreKernel::ranked_mappings(const GemmOp& op, c
   return rank_mappings(kp, hw, env.request, tile_cost(kp, hw), n);
 }
 
+double TensorCoreKernel::estimate_cycles(const GemmOp& op, const KernelMapping& map,
+                                         const KernelEnv& env) const {
+  const GemmOp kp = kernel_problem(op);
+  const ChooserHardware hw = env.chooser(op.kind());
+  const TileCost cost = tile_cost(kp, hw);
+  return cost.cycles ? cost.cycles(map) : stcsim::estimate_cycles(kp, hw, map);
+}
+
 Occupancy TensorCoreKernel::occupancy(const GemmOp& op, const KernelMapping& map,
                                       const KernelEnv& env) const {
   return stcsim::occupancy(map, env.sm, op.kind());

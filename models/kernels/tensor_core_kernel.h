@@ -27,6 +27,9 @@ class TensorCoreKernel : public IKernel {
   }
   Occupancy occupancy(const GemmOp& op, const KernelMapping& map,
                       const KernelEnv& env) const override;
+  // The chooser's estimate of the tile (tile_cost, else the multistage GEMM's).
+  double estimate_cycles(const GemmOp& op, const KernelMapping& map,
+                         const KernelEnv& env) const override;
 
  protected:
   // Empty when this GPU's tensor cores run the op's instruction, else why not.

@@ -58,6 +58,10 @@ class WarpSpecializedGemm : public TensorCoreKernel {
   std::vector<KernelMapping> ranked_mappings(const GemmOp&, const KernelEnv&, int) const override {
     return {};
   }
+  double estimate_cycles(const GemmOp& op, const KernelMapping& map,
+                         const KernelEnv& env) const override {
+    return ws_estimate_cycles(kernel_problem(op), env, map);
+  }
   Occupancy occupancy(const GemmOp&, const KernelMapping&, const KernelEnv& env) const override {
     // One persistent CTA per SM: its stages fill shared memory, and setmaxnreg hands the
     // consumers the registers the producer gives up.

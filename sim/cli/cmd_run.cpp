@@ -54,6 +54,7 @@ struct RunOptions {
   std::string l2 = "flush";
   std::string exclude, min_density;
   std::string weight_layout = "out_in";
+  std::string mode = "cycle";
 };
 
 // "RxC@S": block rows x block columns at sparsity S (fraction of blocks pruned).
@@ -161,6 +162,11 @@ Command add_run_command(CLI::App& app) {
       "also compute every output value with the GPU's numerics preset (tensor_core.numerics) "
       "following the kernel's instruction order; writes opN_{x,w,y}.npy to --out");
   sub->add_option("--seed", o->seed, "seed of the operand values in --functional mode")
+      ->capture_default_str();
+  sub->add_option("--mode", o->mode,
+                  "cycle (simulate every op) or analytic (each op's cycles from its kernel's "
+                  "closed-form estimate, the one its mapping is chosen by: microseconds per op, "
+                  "for screening; docs/notes.md reports its error against cycle mode)")
       ->capture_default_str();
   sub->add_flag("--no-memo", o->no_memo,
                 "simulate every GEMM, also one identical to a GEMM already simulated in this run "
@@ -322,6 +328,11 @@ Command add_run_command(CLI::App& app) {
       if (op.variant.empty()) op.variant = run_variant.empty() ? op.pattern() : run_variant;
     req.compare_dense = !o->no_dense_baseline;
     req.memoize = !o->no_memo;
+    if (o->mode != "cycle" && o->mode != "analytic")
+      throw InputError("--mode: expected cycle or analytic, got '" + o->mode + "'");
+    req.analytic = o->mode == "analytic";
+    if (req.analytic && o->functional)
+      throw InputError("--mode analytic computes no values: --functional needs --mode cycle");
     req.l2 = l2;
     req.functional = o->functional;
     req.seed = seed;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "sim/cli/commands.h"
@@ -11,6 +12,7 @@
 #include "sim/core/input_error.h"
 #include "sim/core/memory_limit.h"
 #include "sim/sweep/model_workloads.h"
+#include "sim/sweep/screen.h"
 #include "sim/sweep/sweep_merge.h"
 #include "sim/sweep/sweep_plan.h"
 #include "sim/sweep/sweep_report.h"
@@ -38,6 +40,7 @@ struct SweepOptions {
   bool dry_run = false;
   bool quiet = false;
   std::string max_memory;
+  int screen = 0;
 };
 
 }  // namespace
@@ -66,6 +69,10 @@ Command add_sweep_command(CLI::App& app) {
   sub->add_flag("--dry-run", o->dry_run,
                 "validate the spec and every point, print the plan, run nothing");
   sub->add_flag("-q,--quiet", o->quiet, "no progress line");
+  sub->add_option("--screen", o->screen,
+                  "run every point in analytic mode first (DIR/screen), then simulate only the N "
+                  "with the best geometric-mean speedup over the workloads (and the reference "
+                  "point) in cycle mode");
   sub->add_option("--max-memory", o->max_memory,
                   "refuse a sweep whose results table (about 2 KiB per point and workload) "
                   "exceeds this many bytes, with K/M/G/T suffixes (default 8G); each point's "
@@ -73,6 +80,9 @@ Command add_sweep_command(CLI::App& app) {
   return [o, sub] {
     if (sub->count("--max-memory"))
       max_memory_bytes() = memory_option("--max-memory", o->max_memory);
+    if (sub->count("--screen") && o->screen < 1)
+      throw InputError("--screen: expected the number of points to simulate (1 or more), got " +
+                       std::to_string(o->screen));
     sweep::SweepSpec spec = sweep::parse_sweep_spec_file(o->spec);
     const sweep::Shard shard = sweep::parse_shard(o->shard);
     // {model: NAME} workloads become traces once, in a scratch folder until the sweep is
@@ -115,6 +125,18 @@ Command add_sweep_command(CLI::App& app) {
     ro.progress = !o->quiet;
     sweep::RunSummary r;
     try {
+      if (o->screen > 0) {
+        const sweep::SweepPlan screen(sweep::screening_spec(plan.spec()));
+        sweep::RunOptions so = ro;
+        so.out = o->out + "/screen";
+        const sweep::RunSummary sr = sweep::run_sweep(screen, so);
+        if (sr.interrupted) return 130;
+        std::ifstream in(so.out + "/results.json");
+        ro.only = sweep::best_points(nlohmann::json::parse(in), o->screen, plan.reference_id());
+        std::cerr << "sweep " << s.name << ": screened " << sr.selected << " points analytically ("
+                  << so.out << "); simulating the best " << ro.only.size()
+                  << " (the reference point included)\n";
+      }
       r = sweep::run_sweep(plan, ro);
     } catch (const InputError&) {
       throw;

@@ -25,6 +25,7 @@ struct RunRequest {
   std::uint64_t seed = 1;                // operand values in functional mode
   std::string out_dir;                   // where functional mode writes .npy files
   bool memoize = true;                   // reuse an identical GEMM's result (Gpu::set_memoize)
+  bool analytic = false;                 // --mode analytic (Gpu::set_analytic)
   L2Policy l2 = L2Policy::kFlush;        // the L2 between GEMMs (models/gpu/l2_policy.h)
   // After each simulated or memoized GEMM, dense twins included: (done, total). Empty:
   // nothing is called.

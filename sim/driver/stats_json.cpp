@@ -45,7 +45,9 @@ nlohmann::json stats_json(const RunRequest& req, const RunResult& res) {
   }
   // How the run was made, beside the hardware config: what the L2 held when each GEMM
   // started (models/gpu/l2_policy.h) and whether identical GEMMs were reused.
-  j["run"] = {{"l2", to_string(req.l2)}, {"memoize", req.memoize}};
+  j["run"] = {{"l2", to_string(req.l2)},
+              {"memoize", req.memoize},
+              {"mode", req.analytic ? "analytic" : "cycle"}};
   j["config"] = req.config.to_json();
   j["units"] = units();
   return j;

@@ -10,6 +10,7 @@ std::vector<std::string> child_argv(const SweepPlan& plan, const Point& p, const
     if (!is_run_option(k)) a.insert(a.end(), {"-p", k + "=" + v});
   a.insert(a.end(), {"--dtype", plan.dtype_for(p, w), "--sparsity", plan.sparsity_for(p), "--l2",
                      plan.l2_for(p)});
+  if (plan.mode_for(p) != "cycle") a.insert(a.end(), {"--mode", plan.mode_for(p)});
   if (!w.gemm.empty())
     a.insert(a.end(), {"--gemm", w.gemm});
   else

@@ -101,6 +101,11 @@ std::string SweepPlan::l2_for(const Point& p) const {
   return v.empty() ? spec_.l2 : v;
 }
 
+std::string SweepPlan::mode_for(const Point& p) const {
+  const std::string v = p.value_of("mode");
+  return v.empty() ? spec_.mode : v;
+}
+
 nlohmann::json SweepPlan::to_json() const {
   nlohmann::json j;
   j["schema_version"] = 1;
@@ -110,6 +115,7 @@ nlohmann::json SweepPlan::to_json() const {
   j["dtype"] = spec_.dtype;
   j["sparsity"] = spec_.sparsity;
   j["l2"] = spec_.l2;
+  if (spec_.mode != "cycle") j["mode"] = spec_.mode;  // absent: plans made before the key
   j["set"] = nlohmann::json::array();
   for (const auto& [k, v] : spec_.set) j["set"].push_back({k, v});
   j["axes"] = nlohmann::json::array();

@@ -85,6 +85,7 @@ class Runner {
     std::int64_t failed_before = 0;
     const auto existing = dir_.point_files();
     for (std::int64_t id = opt_.shard.index; id < plan_.count(); id += opt_.shard.count) {
+      if (!opt_.only.empty() && !opt_.only.count(id)) continue;
       ++sum.selected;
       auto it = existing.find(id);
       if (it != existing.end()) {

@@ -5,6 +5,7 @@
 // records the error and the sweep goes on.
 #pragma once
 #include <cstdint>
+#include <set>
 #include <string>
 
 #include "sim/sweep/sweep_plan.h"
@@ -12,13 +13,14 @@
 namespace stcsim::sweep {
 
 struct RunOptions {
-  std::string out;            // the sweep folder
-  int jobs = 1;               // children at a time
-  Shard shard;                // which slice of the points
-  bool retry_failed = false;  // rerun points whose file records a failure
-  double timeout_s = 0;       // per workload run; 0: none
-  bool progress = true;       // the progress line on stderr
-  std::string exe;            // the stcsim to run; empty: this executable
+  std::string out;              // the sweep folder
+  int jobs = 1;                 // children at a time
+  Shard shard;                  // which slice of the points
+  bool retry_failed = false;    // rerun points whose file records a failure
+  double timeout_s = 0;         // per workload run; 0: none
+  bool progress = true;         // the progress line on stderr
+  std::string exe;              // the stcsim to run; empty: this executable
+  std::set<std::int64_t> only;  // non-empty: only these points of the shard (sweep --screen)
 };
 
 struct RunSummary {

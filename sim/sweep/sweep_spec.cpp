@@ -26,8 +26,8 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::vector<std::string> kTopKeys = {
-    "schema_version", "name",  "description", "base", "set",      "vary",
-    "workloads",      "dtype", "sparsity",    "l2",   "reference"};
+    "schema_version", "name",  "description", "base", "set",  "vary",
+    "workloads",      "dtype", "sparsity",    "l2",   "mode", "reference"};
 const std::vector<std::string> kWorkloadKeys = {"gemm",  "trace",  "model", "prune",
                                                 "batch", "tokens", "name",  "dtype"};
 const std::vector<std::string> kRangeKeys = {"from", "to", "step", "factor"};
@@ -55,6 +55,7 @@ class Parser {
     if (root["dtype"]) spec_.dtype = scalar(root["dtype"], "dtype");
     if (root["sparsity"]) spec_.sparsity = scalar(root["sparsity"], "sparsity");
     if (root["l2"]) spec_.l2 = scalar(root["l2"], "l2");
+    if (root["mode"]) spec_.mode = scalar(root["mode"], "mode");
     if (auto set = root["set"]) read_set(set);
     if (auto vary = root["vary"]) read_vary(vary);
     read_workloads(root["workloads"], root);

@@ -19,6 +19,7 @@
 //   sparsity: 2:4                     # run options at every point (unless varied)
 //   dtype: fp16
 //   l2: flush                         # or warm: the L2 between a trace's GEMMs
+//   mode: cycle                       # or analytic: estimated, not simulated (screening)
 //   reference: {l2.capacity_kib: 40960}   # the point speedups are relative to
 #pragma once
 #include <cstdint>
@@ -30,7 +31,8 @@ namespace stcsim::sweep {
 
 // Keys that are options of `stcsim run` rather than config parameters.
 // l2: what the L2 holds between a trace's GEMMs (`stcsim run --l2`), flush or warm.
-inline const std::vector<std::string> kRunOptionKeys = {"base", "dtype", "sparsity", "l2"};
+// mode: cycle (simulated) or analytic (`stcsim run --mode analytic`, for screening).
+inline const std::vector<std::string> kRunOptionKeys = {"base", "dtype", "sparsity", "l2", "mode"};
 bool is_run_option(const std::string& key);
 
 // Where a value was written, for error messages ("spec.yaml:12").
@@ -74,6 +76,7 @@ struct SweepSpec {
   std::string dtype = "fp16";
   std::string sparsity = "dense";
   std::string l2 = "flush";
+  std::string mode = "cycle";
   std::map<std::string, std::string> reference;  // key -> value; empty: the first point
   SpecLocation reference_where;
 };

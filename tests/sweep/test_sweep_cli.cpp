@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "tests/support/run_stcsim.h"
@@ -205,4 +206,35 @@ TEST_CASE("sweep_cli_model_workloads_are_traced_once_and_reused", "[sweep]") {
   CHECK_THAT(b.err, Catch::Contains("spec.yaml:4: workload 'no_such_model'") &&
                         Catch::Contains("unknown model 'no_such_model'"));
   CHECK(!fs::exists(d + "/bad_out"));
+}
+
+TEST_CASE("sweep_cli_screen_simulates_only_the_best_points", "[sweep]") {
+  const std::string d = temp_dir("screen");
+  const RemoveOnExit cleanup{d};
+  // More SMs can only help these GEMMs: the screen must keep the largest GPU, and the
+  // reference (the first point) is always simulated too.
+  const auto spec = write_spec(d,
+                               "base: a100\nvary:\n  gpu.num_sms: [27, 54, 81, 108]\n"
+                               "workloads: [2048x2048x2048, 1024x3072x768]\n");
+  const auto r = run_stcsim("sweep " + spec + " -q -j 2 --screen 1 --out " + d + "/out");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.err, Catch::Contains("screened 4 points analytically") &&
+                        Catch::Contains("simulating the best 2"));
+  const auto screen = table(d + "/out/screen");
+  REQUIRE(screen["rows"].size() == 8);  // every point, analytic
+  const auto sim = table(d + "/out");
+  REQUIRE(sim["rows"].size() == 4);  // two points x two workloads
+  std::set<long> points;
+  for (const auto& row : sim["rows"]) points.insert(row["point"].get<long>());
+  CHECK(points == std::set<long>{0, 3});
+  const auto plan = nlohmann::json::parse(slurp(d + "/out/screen/sweep.json"));
+  CHECK(plan["mode"] == "analytic");
+  CHECK(run_stcsim("sweep " + spec + " --screen 0 --out " + d + "/o2").status == 2);
+  // A spec that varies the mode itself cannot be screened.
+  const auto both =
+      write_spec(d, "base: a100\nvary:\n  mode: [cycle, analytic]\nworkloads: [256x256x256]\n");
+  const auto b = run_stcsim("sweep " + both + " --screen 1 --out " + d + "/o3");
+  CHECK(b.status == 2);
+  CHECK_THAT(b.err, Catch::Contains("varies 'mode' itself"));
 }
