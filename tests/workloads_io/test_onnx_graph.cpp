@@ -49,6 +49,7 @@ Bytes small_net(bool with_input = true) {
           1,
           node("Gemm", "fc", {"f", "fc.weight", "fc.bias"}, "g").message(5, int_attr("transB", 1)))
       .message(1, node("MatMul", "proj", {"g", "proj_w"}, "y"))
+      .message(1, node("MatMul", "scores", {"y", "g"}, "s"))  // two activations
       .message(5, tensor("conv0.weight", {4, 3, 3, 3}))
       .message(5, tensor("fc.weight", {10, 4}))
       .message(5, tensor("fc.bias", {10}))
@@ -91,17 +92,20 @@ TEST_CASE("onnx_graph_lowers_conv_gemm_and_matmul_by_use", "[onnx]") {
   const Tensor& pw = m.weights.at("proj_w");
   CHECK(pw.shape == std::vector<std::int64_t>{6, 10});
   CHECK(pw.data[1] == 6.0f);  // [0][1] of [6, 10] is [1][0] of the stored [10, 6]
-  // Notes: the assumed input size, and the 2-D tensor nothing lowered (not the bias).
-  REQUIRE(m.notes.size() == 2);
+  // Notes: the assumed input size, the product of two activations, and the 2-D tensor
+  // nothing lowered (not the bias).
+  REQUIRE(m.notes.size() == 3);
   CHECK(m.notes[0].find("dynamic height or width: lowered at 8x224") != std::string::npos);
-  CHECK(m.notes[1].find("tensor 'unused' [5x5] not lowered: no node reads it") !=
+  CHECK(m.notes[1].find("MatMul 'scores' not lowered: both operands are activations") !=
+        std::string::npos);
+  CHECK(m.notes[2].find("tensor 'unused' [5x5] not lowered: no node reads it") !=
         std::string::npos);
   // The width given by the caller: no note.
   OnnxGraphOptions opt;
   opt.dynamic_w = 32;
   const Model sized = lower_onnx_graph(dir.file("net.onnx"), opt);
   CHECK(sized.layers[0].in_w == 32);
-  CHECK(sized.notes.size() == 1);
+  CHECK(sized.notes.size() == 2);
 }
 
 TEST_CASE("onnx_graph_without_an_activation_input_is_an_input_error", "[onnx][errors]") {

@@ -134,6 +134,14 @@ Model lower_onnx_graph(const OnnxModel& onnx, const std::string& path,
       m.weights[w->name] = out_in ? *w : transpose_2d(*w);
       lowered.insert(w->name);
       if (in) hw[n.outputs.at(0)] = *in;
+    } else if (n.op_type == "MatMul" || n.op_type == "Gemm") {
+      // No constant 2-D weight: a product of two activations (attention's scores or
+      // context), whose heads and lengths the graph does not state here. Said, not run.
+      m.notes.push_back(n.op_type + " '" + n.name + "' not lowered: " +
+                        (w ? "its constant operand is " + dims_text(w->shape) + ", not 2-D"
+                           : std::string("both operands are activations (an attention "
+                                         "product?); its time is not counted")));
+      if (in) hw[n.outputs.at(0)] = *in;
     } else if ((n.op_type == "AveragePool" || n.op_type == "MaxPool") && in) {
       const auto k = n.ints_attr("kernel_shape");
       if (k.size() != 2)
