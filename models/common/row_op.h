@@ -27,7 +27,6 @@ struct RowOpInfo {
   int outputs;          // tensors of rows x n written
   bool per_row_params;  // reads an n-element vector once (a norm's weight, and bias)
   int instructions;     // warp instructions per 32 elements (one per element per thread)
-  const char* what;
 };
 
 // Per element and thread: softmax reads x, converts, takes the running max and the sum
@@ -40,16 +39,13 @@ struct RowOpInfo {
 // store: 6. Embedding: an index load, then a copy: 3.
 inline const std::vector<RowOpInfo>& row_op_infos() {
   static const std::vector<RowOpInfo> infos = {
-      {RowOpKind::Softmax, "softmax", 1, 1, false, 9, "softmax over each row"},
-      {RowOpKind::LayerNorm, "layernorm", 1, 1, true, 11,
-       "LayerNorm over each row (weight and bias)"},
-      {RowOpKind::RmsNorm, "rmsnorm", 1, 1, true, 9, "RMSNorm over each row (weight)"},
-      {RowOpKind::Gelu, "gelu", 1, 1, false, 12, "GELU, elementwise"},
-      {RowOpKind::SiluMul, "silu_mul", 2, 1, false, 10,
-       "SwiGLU's silu(gate) * up, elementwise over two inputs"},
-      {RowOpKind::Add, "add", 2, 1, false, 6, "a residual add of two tensors"},
-      {RowOpKind::Embedding, "embedding", 1, 1, false, 3,
-       "an embedding lookup: one table row gathered per token"},
+      {RowOpKind::Softmax, "softmax", 1, 1, false, 9},      // over each row
+      {RowOpKind::LayerNorm, "layernorm", 1, 1, true, 11},  // over each row, weight and bias
+      {RowOpKind::RmsNorm, "rmsnorm", 1, 1, true, 9},       // over each row, weight
+      {RowOpKind::Gelu, "gelu", 1, 1, false, 12},
+      {RowOpKind::SiluMul, "silu_mul", 2, 1, false, 10},    // SwiGLU's silu(gate) * up
+      {RowOpKind::Add, "add", 2, 1, false, 6},              // a residual add
+      {RowOpKind::Embedding, "embedding", 1, 1, false, 3},  // a table row gathered per token
   };
   return infos;
 }

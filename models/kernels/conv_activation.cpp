@@ -12,6 +12,29 @@ std::int64_t floor_div(std::int64_t a, std::int64_t b) {
 }
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return -floor_div(-a, b); }
 
+// Output pixels [m0, m0 + count) under filter tap `tap`, one output row at a time: for
+// each stretch whose window row h lies inside the input, f(image, h, w, n) with the first
+// input column w its in-bounds outputs read and their number n (columns w, w + stride,
+// ...); taps in the padding are skipped.
+template <class F>
+void for_each_window_row(const ConvShape& c, std::int64_t tap, std::int64_t m0, std::int64_t count,
+                         F&& f) {
+  const std::int64_t dh = (tap / c.kernel_w) * c.dilation - c.padding;
+  const std::int64_t dw = (tap % c.kernel_w) * c.dilation - c.padding;
+  // Output columns q whose window column q x stride + dw lies inside the input.
+  const std::int64_t q_lo = std::max<std::int64_t>(0, ceil_div(-dw, c.stride));
+  const std::int64_t q_hi = floor_div(c.in_w - 1 - dw, c.stride);
+  for (std::int64_t m = m0; m < m0 + count;) {
+    const std::int64_t q = m % c.out_w, row = m / c.out_w;
+    const std::int64_t p = row % c.out_h, image = row / c.out_h;
+    const std::int64_t n = std::min(c.out_w - q, m0 + count - m);
+    const std::int64_t h = p * c.stride + dh;
+    const std::int64_t lo = std::max(q, q_lo), hi = std::min(q + n - 1, q_hi);
+    if (h >= 0 && h < c.in_h && lo <= hi) f(image, h, lo * c.stride + dw, hi - lo + 1);
+    m += n;
+  }
+}
+
 }  // namespace
 
 ConvActivation conv_activation(const GemmOp& op) {
@@ -28,29 +51,19 @@ std::int64_t conv_chw_spans(const ConvActivation& a, std::uint64_t base, std::in
                             std::int64_t m0, std::int64_t count,
                             std::vector<std::pair<std::uint64_t, std::uint64_t>>& out) {
   const ConvShape& c = a.conv;
-  const std::int64_t eb = a.element_bytes;
-  const std::int64_t tap = k / a.group_channels, ch = k % a.group_channels;
-  const std::int64_t dh = (tap / c.kernel_w) * c.dilation - c.padding;
-  const std::int64_t dw = (tap % c.kernel_w) * c.dilation - c.padding;
-  const std::int64_t q_lo = std::max<std::int64_t>(0, ceil_div(-dw, c.stride));
-  const std::int64_t q_hi = floor_div(c.in_w - 1 - dw, c.stride);
+  const std::int64_t eb = a.element_bytes, ch = k % a.group_channels;
   std::int64_t elements = 0;
-  for (std::int64_t m = m0; m < m0 + count;) {
-    const std::int64_t q = m % c.out_w, row = m / c.out_w;
-    const std::int64_t p = row % c.out_h, image = row / c.out_h;
-    const std::int64_t n = std::min(c.out_w - q, m0 + count - m);
-    const std::int64_t h = p * c.stride + dh;
-    const std::int64_t lo = std::max(q, q_lo), hi = std::min(q + n - 1, q_hi);
-    if (h >= 0 && h < c.in_h && lo <= hi) {
-      // Channel plane `ch` of this image (channels of every group: the group's base).
-      const std::uint64_t row0 =
-          base + std::uint64_t(((image * a.channels + ch) * c.in_h + h) * c.in_w) * eb;
-      out.emplace_back(row0 + std::uint64_t(lo * c.stride + dw) * eb,
-                       row0 + std::uint64_t(hi * c.stride + dw + 1) * eb);
-      elements += hi - lo + 1;
-    }
-    m += n;
-  }
+  for_each_window_row(c, k / a.group_channels, m0, count,
+                      [&](std::int64_t image, std::int64_t h, std::int64_t w, std::int64_t n) {
+                        // Channel plane `ch` of this image (every group's channels: `base`
+                        // is the group's first plane).
+                        const std::uint64_t row0 =
+                            base +
+                            std::uint64_t(((image * a.channels + ch) * c.in_h + h) * c.in_w) * eb;
+                        out.emplace_back(row0 + std::uint64_t(w) * eb,
+                                         row0 + std::uint64_t(w + (n - 1) * c.stride + 1) * eb);
+                        elements += n;
+                      });
   return elements;
 }
 
@@ -65,26 +78,13 @@ void conv_activation_runs(const ConvActivation& a, std::uint64_t base, std::int6
     // One tap (r, s) and the slice of its channels this k-tile holds.
     const std::int64_t tap = k / a.group_channels, ch = k % a.group_channels;
     const std::int64_t len = std::min(k0 + kb, (tap + 1) * a.group_channels) - k;
-    const std::int64_t dh = (tap / c.kernel_w) * c.dilation - c.padding;
-    const std::int64_t dw = (tap % c.kernel_w) * c.dilation - c.padding;
-    // Output columns q whose window column q x stride + dw lies inside the input.
-    const std::int64_t q_lo = std::max<std::int64_t>(0, ceil_div(-dw, c.stride));
-    const std::int64_t q_hi = floor_div(c.in_w - 1 - dw, c.stride);
-    for (std::int64_t m = m0; m < m0 + rows;) {
-      const std::int64_t q = m % c.out_w, row = m / c.out_w;
-      const std::int64_t p = row % c.out_h, image = row / c.out_h;
-      const std::int64_t count = std::min(c.out_w - q, m0 + rows - m);
-      const std::int64_t h = p * c.stride + dh;
-      const std::int64_t lo = std::max(q, q_lo), hi = std::min(q + count - 1, q_hi);
-      if (h >= 0 && h < c.in_h && lo <= hi) {
-        const std::int64_t w = lo * c.stride + dw;
-        out.push_back(RowRun{base + std::uint64_t((image * c.in_h + h) * c.in_w + w) * pixel_bytes +
-                                 std::uint64_t(ch * eb),
-                             std::uint32_t(len * eb), std::uint32_t(hi - lo + 1),
-                             std::uint64_t(c.stride) * pixel_bytes});
-      }
-      m += count;
-    }
+    for_each_window_row(
+        c, tap, m0, rows, [&](std::int64_t image, std::int64_t h, std::int64_t w, std::int64_t n) {
+          out.push_back(RowRun{
+              base + std::uint64_t((image * c.in_h + h) * c.in_w + w) * pixel_bytes +
+                  std::uint64_t(ch * eb),
+              std::uint32_t(len * eb), std::uint32_t(n), std::uint64_t(c.stride) * pixel_bytes});
+        });
     k += len;
   }
   // Merge runs that continue one another (same width and stride, the next starting one

@@ -191,9 +191,7 @@ class CsrSpmm : public IKernel {
   Occupancy occupancy(const GemmOp&, const KernelMapping&, const KernelEnv& env) const override {
     // 4 warps, ~1.5 KB of shared memory, few registers: threads bound it.
     const KernelMapping m = csr_mapping(64);  // the CTA's threads do not depend on its width
-    const int by_threads = env.sm.max_threads / m.threads();
-    return by_threads <= env.sm.max_ctas ? Occupancy{by_threads, "threads"}
-                                         : Occupancy{env.sm.max_ctas, "ctas"};
+    return thread_bound_occupancy(env, m.threads());
   }
 
   KernelPlan plan(const GemmOp& op, const KernelEnv& env, const Allocate& allocate) const override {
@@ -236,9 +234,7 @@ class CsrSpmm : public IKernel {
   void report(const GemmOp& op, const KernelPlan& plan, const KernelEnv& env, const SmActivity& act,
               OpResult& r) const override {
     const auto& k = static_cast<const CsrLaunch&>(*plan.launches.front());
-    // The peak is the CUDA cores' FP32 FMA lanes.
-    r.peak_products_per_second = env.cuda_core_fma_per_second();
-    r.peak_tflops = 2.0 * r.peak_products_per_second / 1e12;
+    report_cuda_core_peak(env, r);
     r.block_density = op.block_map->density();
     double mx = 0, sum = 0;
     for (const auto& p : k.panels) {

@@ -202,10 +202,7 @@ class DepthwiseConv : public IKernel {
   Occupancy occupancy(const GemmOp&, const KernelMapping&, const KernelEnv& env) const override {
     // No shared memory; __launch_bounds__(1024, 2) caps registers so that two blocks fit:
     // threads bound it.
-    const int by_threads =
-        std::min(kDepthwiseCtasPerSm, env.sm.max_threads / kDepthwiseThreadsPerCta);
-    return by_threads <= env.sm.max_ctas ? Occupancy{by_threads, "threads"}
-                                         : Occupancy{env.sm.max_ctas, "ctas"};
+    return thread_bound_occupancy(env, kDepthwiseThreadsPerCta, kDepthwiseCtasPerSm);
   }
 
   KernelPlan plan(const GemmOp& op, const KernelEnv& env, const Allocate& allocate) const override {
@@ -235,9 +232,7 @@ class DepthwiseConv : public IKernel {
   void report(const GemmOp& op, const KernelPlan& plan, const KernelEnv& env, const SmActivity&,
               OpResult& r) const override {
     const auto& k = static_cast<const DepthwiseLaunch&>(*plan.launches.front());
-    // The peak is the CUDA cores' FP32 FMA lanes.
-    r.peak_products_per_second = env.cuda_core_fma_per_second();
-    r.peak_tflops = 2.0 * r.peak_products_per_second / 1e12;
+    report_cuda_core_peak(env, r);
     r.on_cuda_cores = true;
     r.instruction = op.dtype == Dtype::INT8 ? "s32 IMAD (CUDA cores)" : "fp32 FMA (CUDA cores)";
     // Each output accumulates its taps in fp32 FMAs in filter order (TensorFlow widens

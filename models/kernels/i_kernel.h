@@ -11,6 +11,7 @@
 // result (report). It never asks which other kernel exists, and the SM never asks which
 // kernel it runs.
 #pragma once
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <string>
@@ -118,6 +119,18 @@ double roofline_cycles(const GemmOp& op, const KernelEnv& env, double fma_per_cy
 // The CUDA cores' FMA lanes of the whole GPU, per cycle: CUDA-core kernels' roofline rate.
 inline double cuda_core_fma_per_cycle(const KernelEnv& env) {
   return env.cuda_core_fma_per_second() / (env.clock_mhz * 1e6);
+}
+// A CUDA-core kernel's occupancy: CTAs of `threads` without shared memory or register
+// pressure, at most `cap` per SM (launch bounds), bound by the SM's threads or CTA slots.
+inline Occupancy thread_bound_occupancy(const KernelEnv& env, int threads, int cap = 1 << 30) {
+  const int by_threads = std::min(cap, env.sm.max_threads / threads);
+  return by_threads <= env.sm.max_ctas ? Occupancy{by_threads, "threads"}
+                                       : Occupancy{env.sm.max_ctas, "ctas"};
+}
+// A CUDA-core kernel's peak in its report: the FP32 FMA lanes of every SM.
+inline void report_cuda_core_peak(const KernelEnv& env, OpResult& r) {
+  r.peak_products_per_second = env.cuda_core_fma_per_second();
+  r.peak_tflops = 2.0 * r.peak_products_per_second / 1e12;
 }
 
 // The registered kernels.

@@ -79,12 +79,13 @@ std::vector<const IKernel*> KernelRegistry::all() {
 
 const IKernel& KernelRegistry::choose(const GemmOp& op, const MappingRequest& req,
                                       const KernelEnv& env) {
-  const IKernel* k = nullptr;
-  if (req.kernel != "auto" && get(req.kernel).runs_row_ops() == op.is_row_op()) {
-    k = &get(req.kernel);
-  } else if (req.kernel != "auto" && !op.is_row_op()) {
+  const IKernel* named = req.kernel != "auto" ? &get(req.kernel) : nullptr;
+  if (named && named->runs_row_ops() && !op.is_row_op())
     throw InputError(op.name + ": mapping.kernel " + req.kernel +
                      " runs a network's row ops (softmax, norms, ...), not GEMMs");
+  const IKernel* k = nullptr;
+  if (named && named->runs_row_ops() == op.is_row_op()) {
+    k = named;
   } else {
     // `auto`, or a row op under a mapping that names a GEMM kernel: the row-op kernel.
     auto by_priority = all();

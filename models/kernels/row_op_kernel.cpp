@@ -147,9 +147,7 @@ class RowOpKernel : public IKernel {
     return roofline_cycles(op, env, cuda_core_fma_per_cycle(env));
   }
   Occupancy occupancy(const GemmOp&, const KernelMapping&, const KernelEnv& env) const override {
-    const int by_threads = env.sm.max_threads / kRowOpThreadsPerCta;
-    return by_threads <= env.sm.max_ctas ? Occupancy{by_threads, "threads"}
-                                         : Occupancy{env.sm.max_ctas, "ctas"};
+    return thread_bound_occupancy(env, kRowOpThreadsPerCta);
   }
 
   KernelPlan plan(const GemmOp& op, const KernelEnv& env, const Allocate& allocate) const override {
@@ -179,8 +177,7 @@ class RowOpKernel : public IKernel {
   void report(const GemmOp& op, const KernelPlan& plan, const KernelEnv& env, const SmActivity&,
               OpResult& r) const override {
     const auto& k = static_cast<const RowOpLaunch&>(*plan.launches.front());
-    r.peak_products_per_second = env.cuda_core_fma_per_second();
-    r.peak_tflops = 2.0 * r.peak_products_per_second / 1e12;
+    report_cuda_core_peak(env, r);
     r.on_cuda_cores = true;
     r.instruction = std::string(k.shape.info.name) + " (CUDA cores)";
     r.accumulation = "fp32";

@@ -41,7 +41,6 @@ struct WsLaunch : KernelLaunch, GemmTensors {
   int grid = 0;                // persistent CTAs
   int consumers = 1;           // 1: cooperative, 2: pingpong
   WsWork work;
-  std::int64_t kblocks = 0;  // per full tile (a causal A's tiles stop at their last row)
   std::unique_ptr<CtaProgram> start_cta(const CtaTask& t, int slot, SmContext& sm) const override;
 };
 

@@ -78,7 +78,6 @@ class WarpSpecializedGemm : public TensorCoreKernel {
     auto k = operand_launch<WsLaunch>(op, map, allocate);
     k->work = ws_work(map, op.kind());
     k->consumers = map.schedule == "pingpong" ? 2 : 1;
-    k->kblocks = (kp.k + map.cta_k - 1) / map.cta_k;
     k->tiles = multistage_cta_order(kp, map, nullptr);
     // Whole clusters: CTA g takes tiles g, g + grid, ..., so with the tiles in M-fastest
     // order and a grid of whole clusters a cluster's CTAs always hold adjacent M tiles.
