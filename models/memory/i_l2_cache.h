@@ -12,12 +12,19 @@
 // `far_extra_latency()` more cycles (round trip) and, when the crossbar has a finite
 // width, `reserve_crossbar` serialises the bytes on the link between the two.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 
 #include "models/common/cycles.h"
 
 namespace stcsim {
+
+// One line of a request: its byte address and the sectors it touches (bit i: sector i).
+struct L2Line {
+  std::uint64_t addr = 0;
+  std::uint8_t sectors = 0;
+};
 
 struct L2AccessResult {
   std::uint8_t miss_sectors = 0;        // bit i: sector i was not present
@@ -29,6 +36,12 @@ class IL2Cache {
  public:
   virtual ~IL2Cache() = default;
   virtual L2AccessResult access(std::uint64_t line_addr, std::uint8_t sectors, bool write) = 0;
+  // `access` for each of `n` lines in order, results into `out`: the same outcome as n
+  // calls, which an implementation may reach faster (a request's lines are known at
+  // once, so their tag lookups can be overlapped on the host).
+  virtual void access_lines(const L2Line* lines, std::size_t n, bool write, L2AccessResult* out) {
+    for (std::size_t i = 0; i < n; ++i) out[i] = access(lines[i].addr, lines[i].sectors, write);
+  }
   virtual int slice_of(std::uint64_t line_addr) const = 0;
   virtual Cycle reserve_slice(int slice, Cycle ready, double bytes) = 0;
   virtual int slices() const = 0;

@@ -1,8 +1,31 @@
 #include "models/memory/memory_system.h"
 
 #include <algorithm>
+#include <string>
+
+#include "sim/core/input_error.h"
 
 namespace stcsim {
+
+namespace {
+
+// Set bits of a sector mask (at most 8 sectors a line), without the library call that
+// __builtin_popcount becomes on a baseline x86-64 build.
+int sector_count(std::uint8_t m) {
+  unsigned x = m;
+  x = x - ((x >> 1) & 0x55u);
+  x = (x & 0x33u) + ((x >> 2) & 0x33u);
+  return int((x + (x >> 4)) & 0x0Fu);
+}
+
+int log2_exact(int v, const char* what) {
+  if (v <= 0 || (v & (v - 1)) != 0)
+    throw InputError(std::string("memory system: the L2's ") + what + " (" + std::to_string(v) +
+                     " bytes) must be a power of two");
+  return __builtin_ctz(unsigned(v));
+}
+
+}  // namespace
 
 MemorySystem::MemorySystem(sc_core::sc_module_name name, int num_sms, double link_bpc,
                            std::unique_ptr<IL2Cache> l2, std::unique_ptr<IDram> dram)
@@ -18,7 +41,9 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, int num_sms, double lin
       slice_bytes_(l2_->slices(), 0.0),
       chan_read_(dram_->channels(), 0.0),
       chan_write_(dram_->channels(), 0.0),
-      chan_far_(std::size_t(dram_->channels()), 0) {
+      chan_far_(std::size_t(dram_->channels()), 0),
+      line_shift_(log2_exact(l2_->line_bytes(), "line size")),
+      sector_shift_(log2_exact(l2_->sector_bytes(), "sector size")) {
   SC_METHOD(arbitrate);
   sensitive << submitted_;
   dont_initialize();
@@ -61,39 +86,57 @@ void MemorySystem::arbitrate() {
 }
 
 void MemorySystem::serve(int sm, MemRequest& r, Cycle now) {
-  const int line = l2_->line_bytes(), sector = l2_->sector_bytes();
+  const int sector = l2_->sector_bytes();
   const int home = sm * l2_->partitions() / num_sms_;  // this SM's L2 partition
-  double total = 0;
+  // The request's lines, in order, then their L2 lookups in one batch. Fields are
+  // written in place (an L2Line built aside and copied in stalls the host's store
+  // forwarding), lines and sectors found by shifts (both are powers of two).
+  std::size_t cap = 0;
+  for (const RowRun& run : r.runs) cap += std::size_t(run.rows) * ((run.bytes >> line_shift_) + 2);
+  if (lines_.size() < cap) {
+    lines_.resize(cap);
+    results_.resize(cap);
+  }
+  const std::uint64_t line = std::uint64_t{1} << line_shift_;
+  std::size_t n = 0;
   for (const RowRun& run : r.runs) {
     for (std::uint32_t row = 0; row < run.rows; ++row) {
       const std::uint64_t a0 = run.addr + row * run.stride, a1 = a0 + run.bytes;
-      for (std::uint64_t la = a0 / line * line; la < a1; la += line) {
+      for (std::uint64_t la = a0 >> line_shift_ << line_shift_; la < a1; la += line) {
         const std::uint64_t lo = std::max(a0, la), hi = std::min(a1, la + line);
-        const int s0 = int((lo - la) / sector), s1 = int((hi - la + sector - 1) / sector);
-        const std::uint8_t mask = std::uint8_t(((1u << s1) - 1) & ~((1u << s0) - 1));
-        const int nsect = s1 - s0;
-        const L2AccessResult res = l2_->access(la, mask, r.write);
-        const int slice = l2_->slice_of(la);
-        if (slice_bytes_[slice] == 0) slices_touched_.push_back(slice);
-        slice_bytes_[slice] += nsect * sector;
-        total += nsect * sector;
-        if (res.miss_sectors) {
-          const int ch = dram_->channel_of(la);
-          if (chan_read_[ch] == 0 && chan_write_[ch] == 0) chans_touched_.push_back(ch);
-          const int n = __builtin_popcount(res.miss_sectors);
-          chan_read_[ch] += n * sector;
-          // Only a miss asks which partition its slice is in (hits are the common case).
-          chan_far_[std::size_t(ch)] |= char(l2_->partition_of_slice(slice) != home);
-          counters_.l2_read_miss_sectors += n;
-        }
-        if (res.evicted_dirty) {
-          const int ch = dram_->channel_of(res.evicted_line_addr);
-          if (chan_read_[ch] == 0 && chan_write_[ch] == 0) chans_touched_.push_back(ch);
-          chan_write_[ch] += __builtin_popcount(res.evicted_dirty) * sector;
-        }
-        (r.write ? counters_.l2_write_sectors : counters_.l2_read_sectors) += nsect;
+        const int s0 = int((lo - la) >> sector_shift_);
+        const int s1 = int((hi - la + sector - 1) >> sector_shift_);
+        lines_[n].addr = la;
+        lines_[n].sectors = std::uint8_t(((1u << s1) - 1) & ~((1u << s0) - 1));
+        ++n;
       }
     }
+  }
+  l2_->access_lines(lines_.data(), n, r.write, results_.data());
+  double total = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t la = lines_[i].addr;
+    const int nsect = sector_count(lines_[i].sectors);
+    const L2AccessResult& res = results_[i];
+    const int slice = l2_->slice_of(la);
+    if (slice_bytes_[slice] == 0) slices_touched_.push_back(slice);
+    slice_bytes_[slice] += nsect * sector;
+    total += nsect * sector;
+    if (res.miss_sectors) {
+      const int ch = dram_->channel_of(la);
+      if (chan_read_[ch] == 0 && chan_write_[ch] == 0) chans_touched_.push_back(ch);
+      const int n = sector_count(res.miss_sectors);
+      chan_read_[ch] += n * sector;
+      // Only a miss asks which partition its slice is in (hits are the common case).
+      chan_far_[std::size_t(ch)] |= char(l2_->partition_of_slice(slice) != home);
+      counters_.l2_read_miss_sectors += n;
+    }
+    if (res.evicted_dirty) {
+      const int ch = dram_->channel_of(res.evicted_line_addr);
+      if (chan_read_[ch] == 0 && chan_write_[ch] == 0) chans_touched_.push_back(ch);
+      chan_write_[ch] += sector_count(res.evicted_dirty) * sector;
+    }
+    (r.write ? counters_.l2_write_sectors : counters_.l2_read_sectors) += nsect;
   }
   const double link_bytes = total + (r.write ? 0 : r.multicast_bytes);
   counters_.link_bytes += link_bytes;

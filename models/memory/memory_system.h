@@ -98,6 +98,9 @@ class MemorySystem : public sc_core::sc_module {
   std::vector<double> slice_bytes_, chan_read_, chan_write_;
   std::vector<char> chan_far_;  // a read miss of this request on the channel came from a far slice
   std::vector<int> slices_touched_, chans_touched_;
+  int line_shift_, sector_shift_;  // log2 of the L2's line and sector sizes
+  std::vector<L2Line> lines_;      // the request's lines, in order (grown, never shrunk)
+  std::vector<L2AccessResult> results_;
   std::vector<Cycle> inflight_until_;
 };
 

@@ -48,6 +48,11 @@ SectoredL2Spec SectoredL2Spec::from(const ParamSet& p) {
     throw InputError("l2.partitions: " + std::to_string(s.partitions) +
                      " does not divide l2.slices (" + std::to_string(s.slices) +
                      "): each partition holds an equal share of the slices");
+  // Lines and sectors are address bit fields, as in every cache.
+  const auto pow2 = [](int v) { return v > 0 && (v & (v - 1)) == 0; };
+  if (!pow2(s.line_bytes) || !pow2(s.sector_bytes))
+    throw InputError("l2: line_bytes (" + std::to_string(s.line_bytes) + ") and sector_bytes (" +
+                     std::to_string(s.sector_bytes) + ") must be powers of two");
   if (s.line_bytes % s.sector_bytes != 0 || s.line_bytes / s.sector_bytes > 8)
     throw InputError("l2: line_bytes must be 1..8 sectors of sector_bytes");
   return s;
@@ -57,7 +62,11 @@ SectoredL2::SectoredL2(const SectoredL2Spec& s)
     : spec_(s), slice_ports_(s.slices), crossbar_(std::size_t(s.partitions * s.partitions)) {
   sets_ =
       std::max<std::uint64_t>(1, std::uint64_t(s.capacity_kib) * 1024 / (s.line_bytes * s.ways));
-  ways_.resize(sets_ * s.ways);
+  static_assert(64 % sizeof(Way) == 0, "a host cache line holds whole ways");
+  constexpr std::size_t per_line = 64 / sizeof(Way);
+  storage_.resize(sets_ * std::uint64_t(s.ways) + per_line);
+  const auto at = reinterpret_cast<std::uintptr_t>(storage_.data());
+  ways_ = storage_.data() + ((64 - at % 64) % 64) / sizeof(Way);
 }
 
 int SectoredL2::slice_of(std::uint64_t line_addr) const {
@@ -69,8 +78,32 @@ std::uint64_t SectoredL2::set_of(std::uint64_t line_addr) const {
 }
 
 L2AccessResult SectoredL2::access(std::uint64_t line_addr, std::uint8_t sectors, bool write) {
-  const std::uint64_t line = line_addr / spec_.line_bytes;
-  Way* set = &ways_[set_of(line_addr) * spec_.ways];
+  return access_set(&ways_[set_of(line_addr) * spec_.ways], line_addr / spec_.line_bytes, sectors,
+                    write);
+}
+
+void SectoredL2::prefetch_set(const Way* set) const {
+  const char* p = reinterpret_cast<const char*>(set);
+  const std::size_t bytes = std::size_t(spec_.ways) * sizeof(Way);
+  for (std::size_t off = 0; off < bytes; off += 64) __builtin_prefetch(p + off, 1);
+}
+
+void SectoredL2::access_lines(const L2Line* lines, std::size_t n, bool write, L2AccessResult* out) {
+  // The tag array (megabytes) misses the host's caches on nearly every lookup: hash all
+  // of the request's lines first, then look them up in order while the sets a few lines
+  // ahead are being fetched. Same lookups, same order, same outcome as access().
+  constexpr std::size_t kAhead = 8;
+  batch_sets_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) batch_sets_[i] = &ways_[set_of(lines[i].addr) * spec_.ways];
+  for (std::size_t i = 0; i < std::min(n, kAhead); ++i) prefetch_set(batch_sets_[i]);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i + kAhead < n) prefetch_set(batch_sets_[i + kAhead]);
+    out[i] = access_set(batch_sets_[i], lines[i].addr / spec_.line_bytes, lines[i].sectors, write);
+  }
+}
+
+L2AccessResult SectoredL2::access_set(Way* set, std::uint64_t line, std::uint8_t sectors,
+                                      bool write) {
   if (clock_ == std::numeric_limits<std::uint32_t>::max()) renumber_lru();
   ++clock_;
   L2AccessResult r;

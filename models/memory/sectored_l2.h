@@ -39,6 +39,7 @@ class SectoredL2 : public IL2Cache {
  public:
   explicit SectoredL2(const SectoredL2Spec& s);
   L2AccessResult access(std::uint64_t line_addr, std::uint8_t sectors, bool write) override;
+  void access_lines(const L2Line* lines, std::size_t n, bool write, L2AccessResult* out) override;
   int slice_of(std::uint64_t line_addr) const override;
   Cycle reserve_slice(int slice, Cycle ready, double bytes) override;
   int slices() const override { return spec_.slices; }
@@ -50,7 +51,7 @@ class SectoredL2 : public IL2Cache {
   Cycle busy_cycles() const override;
   Cycle idle_at() const override;
   std::uint64_t set_of(std::uint64_t line_addr) const;  // exposed for tests
-  void invalidate_all() override { std::fill(ways_.begin(), ways_.end(), Way{}); }
+  void invalidate_all() override { std::fill(ways_, ways_ + sets_ * spec_.ways, Way{}); }
   int partitions() const override { return spec_.partitions; }
   int partition_of_slice(int slice) const override {
     return slice * spec_.partitions / spec_.slices;
@@ -72,9 +73,17 @@ class SectoredL2 : public IL2Cache {
   // 0) and restarts the clock after them: every later victim choice is the one unbounded
   // stamps would make. A 4096-token llama2_7b run makes over 2^32 lookups.
   void renumber_lru();
+  // Looks `line` up in the set starting at `set`: the body of access().
+  L2AccessResult access_set(Way* set, std::uint64_t line, std::uint8_t sectors, bool write);
+  // Asks the host to bring a set's tags into its cache ahead of the lookup.
+  void prefetch_set(const Way* set) const;
   SectoredL2Spec spec_;
   std::uint64_t sets_;
-  std::vector<Way> ways_;
+  // The tag array, each set starting on a 64-byte host cache line (a set of 16 ways is
+  // then exactly four lines): storage_ holds it, ways_ points at its aligned start.
+  std::vector<Way> storage_;
+  Way* ways_ = nullptr;
+  std::vector<Way*> batch_sets_;  // access_lines' scratch: each line's set
   std::vector<Timeline> slice_ports_;
   std::vector<Timeline> crossbar_;  // [from * partitions + to]
   std::uint32_t clock_ = 0;

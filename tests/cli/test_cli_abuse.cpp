@@ -97,6 +97,7 @@ TEST_CASE("cli_abuse_each_case_exits_2_naming_the_input", "[cli][abuse]") {
       {"run -p dram.bandwidth_gbps=nan" + g, {"dram.bandwidth_gbps", "nan"}},
       {"run -p dram.bandwidth_gbps=1e999" + g, {"dram.bandwidth_gbps", "1e999"}},
       {"run -p dram.bandwidth_gbps=" + g, {"dram.bandwidth_gbps"}},
+      {"run -p l2.line_bytes=96" + g, {"line_bytes (96)", "powers of two"}},
       // Empty and unwritable outputs.
       {"run --out ''" + g, {"--out", "empty"}},
       {"run --vcd ''" + g, {"--vcd", "empty"}},

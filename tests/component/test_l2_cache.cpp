@@ -91,3 +91,34 @@ TEST_CASE("l2_lru_clock_wrap_keeps_victim_choices", "[l2]") {
   CHECK(differences == 0);
   CHECK(misses > 1000);  // the stream does evict, so LRU order matters
 }
+
+TEST_CASE("l2_access_lines_matches_access_one_by_one", "[l2]") {
+  // The batched lookup (tags prefetched ahead, issue 18) must give every hit, miss and
+  // eviction that single lookups give, batch sizes around and past the prefetch distance.
+  SectoredL2 single(tiny()), batched(tiny());
+  std::uint64_t x = 987654321;
+  int differences = 0, misses = 0;
+  for (std::size_t batch : {1u, 3u, 8u, 9u, 40u, 200u}) {
+    for (int round = 0; round < 50; ++round) {
+      std::vector<L2Line> lines(batch);
+      const bool write = round % 3 == 0;
+      for (auto& l : lines) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        l.addr = ((x >> 33) % 1536) * 128;  // 3x the capacity: evictions
+        l.sectors = std::uint8_t(1u + ((x >> 20) & 0xE));
+      }
+      std::vector<L2AccessResult> got(batch);
+      batched.access_lines(lines.data(), lines.size(), write, got.data());
+      for (std::size_t i = 0; i < batch; ++i) {
+        const auto want = single.access(lines[i].addr, lines[i].sectors, write);
+        if (want.miss_sectors != got[i].miss_sectors ||
+            want.evicted_dirty != got[i].evicted_dirty ||
+            want.evicted_line_addr != got[i].evicted_line_addr)
+          ++differences;
+        if (want.miss_sectors || want.evicted_dirty) ++misses;
+      }
+    }
+  }
+  CHECK(differences == 0);
+  CHECK(misses > 1000);
+}
