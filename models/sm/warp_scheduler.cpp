@@ -4,35 +4,107 @@
 
 namespace stcsim {
 
+namespace {
+
+// Per-thread scratch of issue_ksub, grown to the largest k-sub seen.
+struct KsubScratch {
+  std::vector<Cycle> ready, start, free_before;
+  std::vector<int> code;  // per instruction: warp * 2 + (1 if it waits on its accumulator)
+  std::vector<int> index;
+  std::vector<int> next, first_j, last_j;  // per warp
+  std::vector<Cycle*> acc;                 // per warp: its accumulators' ready cycles
+  void size(std::size_t total, std::size_t warps) {
+    if (ready.size() < total) {
+      ready.resize(total);
+      start.resize(total);
+      free_before.resize(total);
+      code.resize(total);
+      index.resize(total);
+    }
+    next.assign(warps, 0);
+    first_j.assign(warps, -1);
+    last_j.assign(warps, -1);
+    acc.resize(warps);
+  }
+};
+
+}  // namespace
+
 void issue_ksub(ITensorCore& pipe, const MmaKind& kind, const std::vector<WarpState*>& warps, int n,
                 Cycle not_before, StallCounters& stalls) {
   const int lat = pipe.latency(kind);
   const int nw = int(warps.size());
-  thread_local std::vector<int> next;  // next instruction per warp
-  next.assign(nw, 0);
-  for (int issued = 0; issued < nw * n; ++issued) {
-    int pick = -1;
-    Cycle best = 0;
-    for (int w = 0; w < nw; ++w) {
-      if (next[w] >= n) continue;
-      const Cycle r = std::max(warps[w]->frag_ready, warps[w]->acc_ready[next[w]]);
-      if (pick < 0 || r < best) {
-        pick = w;
-        best = r;
+  const std::size_t total = std::size_t(nw) * std::size_t(n);
+  thread_local KsubScratch s;
+  s.size(total, std::size_t(nw));
+  for (int w = 0; w < nw; ++w) s.acc[std::size_t(w)] = warps[std::size_t(w)]->acc_ready.data();
+  Cycle* const ready = s.ready.data();
+  int* const code = s.code.data();
+  int* const index = s.index.data();
+  // The issue order. An instruction is ready when its warp's fragments are in and its
+  // accumulator's previous mma (of the last k-sub) is done; both are known before this
+  // k-sub issues anything, so the greedy order (earliest ready first, ties to the lower
+  // slot) is fixed up front: a merge of the warps' sequences. The pipe then takes the
+  // whole series in one call.
+  std::size_t j = 0;
+  const auto emit = [&](int w, int i) {
+    const Cycle frag = warps[std::size_t(w)]->frag_ready, a = s.acc[std::size_t(w)][i];
+    ready[j] = std::max(frag, a);
+    code[j] = w * 2 + (a > frag ? 1 : 0);
+    index[j] = i;
+    ++j;
+  };
+  if (nw == 2) {
+    // Two warps a sub-core (the common case): a two-way merge.
+    const Cycle f0 = warps[0]->frag_ready, f1 = warps[1]->frag_ready;
+    const Cycle *a0 = s.acc[0], *a1 = s.acc[1];
+    int i0 = 0, i1 = 0;
+    while (i0 < n && i1 < n) {
+      if (std::max(f1, a1[i1]) < std::max(f0, a0[i0]))
+        emit(1, i1++);
+      else
+        emit(0, i0++);
+    }
+    while (i0 < n) emit(0, i0++);
+    while (i1 < n) emit(1, i1++);
+  } else {
+    while (j < total) {
+      int pick = -1;
+      Cycle best = 0;
+      for (int w = 0; w < nw; ++w) {
+        const int i = s.next[std::size_t(w)];
+        if (i >= n) continue;
+        const Cycle r = std::max(warps[std::size_t(w)]->frag_ready, s.acc[std::size_t(w)][i]);
+        if (pick < 0 || r < best) {
+          pick = w;
+          best = r;
+        }
       }
+      emit(pick, s.next[std::size_t(pick)]++);
     }
-    WarpState& ws = *warps[pick];
-    const int i = next[pick]++;
-    const Cycle free_before = std::max(pipe.free_at(), not_before);
-    const Cycle t = pipe.issue(best, kind);
-    if (t > free_before) {
-      const bool dep = ws.acc_ready[i] > ws.frag_ready;
-      stalls.add(dep ? StallCause::Dependency : ws.frag_cause, t - free_before);
-    }
-    if (i == 0) ws.first_issue = t;
-    ws.last_issue = t;
-    ws.acc_ready[i] = t + lat;
-    ws.last_done = std::max(ws.last_done, t + lat);
+  }
+  pipe.issue_series(ready, total, kind, s.start.data(), s.free_before.data());
+  const Cycle* const start = s.start.data();
+  const Cycle* const free_at = s.free_before.data();
+  for (j = 0; j < total; ++j) {
+    const int w = code[j] >> 1;
+    const Cycle t = start[j];
+    const Cycle free_before = std::max(free_at[j], not_before);
+    if (t > free_before)
+      stalls.add((code[j] & 1) ? StallCause::Dependency : warps[std::size_t(w)]->frag_cause,
+                 t - free_before);
+    s.acc[std::size_t(w)][index[j]] = t + lat;
+    if (index[j] == 0) s.first_j[std::size_t(w)] = int(j);
+    s.last_j[std::size_t(w)] = int(j);
+  }
+  // The pipe is in order (issue times never decrease), so a warp's last instruction is
+  // its latest result.
+  for (int w = 0; w < nw; ++w) {
+    WarpState& ws = *warps[std::size_t(w)];
+    if (s.last_j[std::size_t(w)] < 0) continue;
+    if (s.first_j[std::size_t(w)] >= 0) ws.first_issue = start[s.first_j[std::size_t(w)]];
+    ws.last_issue = start[s.last_j[std::size_t(w)]];
+    ws.last_done = std::max(ws.last_done, ws.last_issue + lat);
   }
 }
 

@@ -8,6 +8,7 @@
 // `dot_unit(kind)` may hand functional mode the implementation's own dot-product unit
 // for that kind's values (default: none, the golden model computes them).
 #pragma once
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -26,6 +27,16 @@ class ITensorCore {
   virtual double initiation_interval(const MmaKind& k) const = 0;
   virtual int latency(const MmaKind& k) const = 0;
   virtual Cycle issue(Cycle ready, const MmaKind& k) = 0;
+  // `issue` of `n` instructions of kind `k` in order, instruction j ready at ready[j]:
+  // start[j] is what issue returned, free_before[j] what free_at said just before it.
+  // One call per k-sub instead of two per instruction; implementations may loop faster.
+  virtual void issue_series(const Cycle* ready, std::size_t n, const MmaKind& k, Cycle* start,
+                            Cycle* free_before) {
+    for (std::size_t j = 0; j < n; ++j) {
+      free_before[j] = free_at();
+      start[j] = issue(ready[j], k);
+    }
+  }
   virtual Cycle busy_cycles() const = 0;
   // The accumulation model of its arithmetic (a models/numerics preset name), used when
   // the simulator computes output values.

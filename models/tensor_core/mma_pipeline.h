@@ -53,13 +53,17 @@ class MmaPipeline : public ITensorCore {
   double initiation_interval(const MmaKind& k) const override;
   int latency(const MmaKind& k) const override;
   Cycle issue(Cycle ready, const MmaKind& k) override {
-    // A kernel issues one kind over and over: its interval (a sparse kind's involves a
-    // log2 for the metadata width) is worked out once per change of kind.
-    if (k != issued_kind_) {
-      issued_kind_ = k;
-      issued_ii_ = initiation_interval(k);
+    return pipe_.reserve(ready, interval_of_issued(k));
+  }
+  void issue_series(const Cycle* ready, std::size_t n, const MmaKind& k, Cycle* start,
+                    Cycle* free_before) override {
+    const double ii = interval_of_issued(k);
+    Timeline pipe = pipe_;  // a local copy stays in registers across the output stores
+    for (std::size_t j = 0; j < n; ++j) {
+      free_before[j] = pipe.free_at();
+      start[j] = pipe.reserve(ready[j], ii);
     }
-    return pipe_.reserve(ready, issued_ii_);
+    pipe_ = pipe;
   }
   Cycle busy_cycles() const override { return pipe_.busy_cycles(); }
   std::string numerics_preset() const override { return spec_.numerics; }
@@ -70,6 +74,15 @@ class MmaPipeline : public ITensorCore {
 
  private:
   const MmaPipelineSpec::Timing& timing(Dtype d) const { return spec_.per_dtype[int(d)]; }
+  // A kernel issues one kind over and over: its interval (a sparse kind's involves a
+  // log2 for the metadata width) is worked out once per change of kind.
+  double interval_of_issued(const MmaKind& k) {
+    if (k != issued_kind_) {
+      issued_kind_ = k;
+      issued_ii_ = initiation_interval(k);
+    }
+    return issued_ii_;
+  }
   MmaPipelineSpec spec_;
   Timeline pipe_;
   MmaKind issued_kind_{Dtype::FP16, {}, -1};  // matches no real kind: the first issue computes
