@@ -48,6 +48,10 @@ TEST_CASE("tc_warp_scheduler_two_warps_interleave_exactly", "[tensor_core]") {
   issue_ksub(pipe, kFp16, {&a, &b}, 32, 0, st);
   CHECK(std::max(a.last_done, b.last_done) == 63 * 8 + 24);
   CHECK(st.total() == 0);
+  // Every instruction ties (all ready at 0): the lower slot goes first, all 32 of it.
+  CHECK(a.first_issue == 0);
+  CHECK(a.last_issue == 31 * 8);
+  CHECK(b.first_issue == 32 * 8);
   // A second k-sub on the same accumulators: the dependency is already met (32 x 8 > 24).
   issue_ksub(pipe, kFp16, {&a, &b}, 32, 0, st);
   CHECK(std::max(a.last_done, b.last_done) == 127 * 8 + 24);
@@ -62,4 +66,96 @@ TEST_CASE("tc_warp_scheduler_accumulator_dependency_stalls", "[tensor_core]") {
   for (int i = 0; i < 4; ++i) issue_ksub(pipe, kFp16, {&w}, 1, 0, st);
   CHECK(w.last_done == 4 * 24);
   CHECK(st.cycles[int(StallCause::Dependency)] == 3 * (24 - 8));
+}
+
+namespace {
+// The warp scheduler as first written: one instruction at a time, the warp whose next
+// instruction is ready earliest (ties to the lower slot), the pipe asked per issue. The
+// series form issue_ksub now takes must give the same cycles and stalls (issue 18).
+void issue_ksub_reference(ITensorCore& pipe, const MmaKind& kind,
+                          const std::vector<WarpState*>& warps, int n, Cycle not_before,
+                          StallCounters& stalls) {
+  const int lat = pipe.latency(kind);
+  const int nw = int(warps.size());
+  std::vector<int> next(std::size_t(nw), 0);
+  for (int issued = 0; issued < nw * n; ++issued) {
+    int pick = -1;
+    Cycle best = 0;
+    for (int w = 0; w < nw; ++w) {
+      if (next[std::size_t(w)] >= n) continue;
+      const Cycle r = std::max(warps[std::size_t(w)]->frag_ready,
+                               warps[std::size_t(w)]->acc_ready[std::size_t(next[std::size_t(w)])]);
+      if (pick < 0 || r < best) {
+        pick = w;
+        best = r;
+      }
+    }
+    WarpState& ws = *warps[std::size_t(pick)];
+    const auto i = std::size_t(next[std::size_t(pick)]++);
+    const Cycle free_before = std::max(pipe.free_at(), not_before);
+    const Cycle t = pipe.issue(best, kind);
+    if (t > free_before)
+      stalls.add(ws.acc_ready[i] > ws.frag_ready ? StallCause::Dependency : ws.frag_cause,
+                 t - free_before);
+    if (i == 0) ws.first_issue = t;
+    ws.last_issue = t;
+    ws.acc_ready[i] = t + lat;
+    ws.last_done = std::max(ws.last_done, t + lat);
+  }
+}
+}  // namespace
+
+TEST_CASE("tc_warp_scheduler_series_equals_one_at_a_time", "[tensor_core]") {
+  // Random fragment and accumulator readiness (fractional cycles, as shared-memory reads
+  // give), 1 to 5 warps, several k-subs in a row, random intervals: every
+  // warp's cycles, the pipe and the stall counters must match the reference exactly.
+  std::uint64_t x = 42;
+  const auto rnd = [&](int m) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return int((x >> 33) % std::uint64_t(m));
+  };
+  int cases = 0;
+  for (int nw = 1; nw <= 5; ++nw)
+    for (int n : {1, 3, 32}) {
+      auto sp = spec(8, 30);
+      sp.per_dtype[int(Dtype::FP16)].ii = 1 + rnd(16);
+      MmaPipeline a(sp), b(sp);
+      std::vector<WarpState> wa(static_cast<std::size_t>(nw)), wb;
+      for (auto& w : wa) w.acc_ready.assign(std::size_t(n), 0);
+      std::vector<WarpState*> pa, pb;
+      Cycle clock = 0;
+      StallCounters sa, sb;
+      for (int sub = 0; sub < 20; ++sub) {
+        for (auto& w : wa) {
+          // Coarse values half the time so that warps tie (the lower slot must win).
+          w.frag_ready = clock + (rnd(2) ? rnd(2) * 8.0 : rnd(400) / 3.0);
+          w.frag_cause = rnd(2) ? StallCause::Operand : StallCause::Global;
+        }
+        wb = wa;
+        pa.clear();
+        pb.clear();
+        for (std::size_t w = 0; w < wa.size(); ++w) {
+          pa.push_back(&wa[w]);
+          pb.push_back(&wb[w]);
+        }
+        const Cycle not_before = clock + rnd(50);
+        issue_ksub(a, kFp16, pa, n, not_before, sa);
+        issue_ksub_reference(b, kFp16, pb, n, not_before, sb);
+        for (std::size_t w = 0; w < wa.size(); ++w) {
+          INFO("warps " << nw << " n " << n << " k-sub " << sub << " warp " << w);
+          CHECK(wa[w].first_issue == wb[w].first_issue);
+          CHECK(wa[w].last_issue == wb[w].last_issue);
+          CHECK(wa[w].last_done == wb[w].last_done);
+          CHECK(wa[w].acc_ready == wb[w].acc_ready);
+          ++cases;
+        }
+        CHECK(a.free_at() == b.free_at());
+        CHECK(a.busy_cycles() == b.busy_cycles());
+        for (int c = 0; c < int(StallCause::kCount); ++c)
+          CHECK(sa.cycles[std::size_t(c)] == sb.cycles[std::size_t(c)]);
+        wa = wb;
+        clock = a.free_at() + rnd(200) - 100;  // before or after the last results
+      }
+    }
+  CHECK(cases == 15 * 20 * 3);
 }
