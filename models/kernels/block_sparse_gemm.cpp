@@ -109,7 +109,7 @@ class BlockSparseCta : public MainloopCta {
     const std::int64_t n0 = tile_extent(k_, task_).n0;
     const int eb = input_bytes(op.dtype);
     MemRequest& r = loads_[std::size_t(kt) % loads_.size()];
-    r = MemRequest{};
+    r.reset();
     // Kept blocks' values: contiguous in BSR storage, one run per block row of the panel.
     double a_bytes = 0;
     for (const auto& [off, bytes] : t.a_runs) {

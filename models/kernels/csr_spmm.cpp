@@ -73,7 +73,7 @@ class CsrCta : public MainloopCta {
     const std::int64_t n0 = std::int64_t(task_.tile_n) * k_.map.cta_n;
     const auto cols = std::uint32_t(std::min<std::int64_t>(k_.map.cta_n, op.n - n0));
     MemRequest& r = loads_[std::size_t(kt) % loads_.size()];
-    r = MemRequest{};
+    r.reset();
     const std::uint64_t idx = k_.base.index + k_.col_idx_offset;
     for (const auto& [off, bytes] : st.value_runs)
       r.runs.push_back(RowRun{k_.base.a + off, bytes, 1, 0});
@@ -81,24 +81,23 @@ class CsrCta : public MainloopCta {
     // Gathers of X^T rows go through the L1: only the sectors it misses reach the L2.
     const std::uint64_t xb = k_.base.b + std::uint64_t(task_.batch) * k_.b_stride;
     double gather_bytes = 0;
+    spans_.clear();
     if (k_.activation.present()) {
       // A convolution: each gathered K index is a tap of one channel, read from the
       // input's channel plane (NCHW) along the tile's output rows, not from an unrolled
       // copy.
-      for (const std::int64_t col : st.cols) {
-        spans_.clear();
+      for (const std::int64_t col : st.cols)
         gather_bytes +=
             double(eb) * double(conv_chw_spans(k_.activation, xb, col, n0, cols, spans_));
-        for (const auto& [a0, a1] : spans_) load_through_l1(sm_, a0, a1, r);
-      }
     } else {
       for (const std::int64_t col : st.cols) {
         const std::uint64_t a0 = xb + std::uint64_t((col * op.n + n0) * eb),
                             a1 = a0 + std::uint64_t(cols) * eb;
         gather_bytes += double(a1 - a0);
-        load_through_l1(sm_, a0, a1, r);
+        spans_.emplace_back(a0, a1);
       }
     }
+    load_spans_through_l1(sm_, spans_.data(), spans_.size(), r);
     // Every gathered byte crosses the L1's data path, shared with shared memory; hits
     // arrive after the L1's latency (a hit on a line still being filled is not delayed
     // further: no MSHR model).
@@ -136,7 +135,7 @@ class CsrCta : public MainloopCta {
     const auto& op = k_.op;
     const int ob = output_bytes(op.dtype);
     const auto [m0, n0, rows, cols] = tile_extent(k_, task_);
-    store = MemRequest{};
+    store.reset();
     store.write = true;
     for (auto row : panel_.rows)
       store.runs.push_back(RowRun{k_.base.c + std::uint64_t((row * op.n + n0) * ob),
@@ -146,7 +145,7 @@ class CsrCta : public MainloopCta {
   const CsrLaunch& k_;
   const CsrPanel& panel_;
   int slot_;
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> spans_;  // scratch: a tap's input spans
+  std::vector<Span> spans_;      // scratch: the stage's gathered spans
   std::vector<Cycle> l1_ready_;  // per stage buffer, when its L1 hits land
   IndexFetch index_;
 };

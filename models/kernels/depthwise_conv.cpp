@@ -77,7 +77,7 @@ class DepthwiseCta : public MainloopCta {
     const std::int64_t r = kt % rows_;
     const DepthwisePassRow row = depthwise_pass_row(s, first, last, r, eb);
     MemRequest& req = loads_[std::size_t(kt) % loads_.size()];
-    req = MemRequest{};
+    req.reset();
     for (const auto& [off, bytes] : row.input_runs)
       load_through_l1(sm_, k_.base.a + off, k_.base.a + off + bytes, req);
     // The filter's row r (HWC: S x Cout contiguous), read tap by tap with the input.
@@ -128,7 +128,7 @@ class DepthwiseCta : public MainloopCta {
   void store_pass(int sweep, MemRequest& store) const {
     const auto [first, last] = pass(sweep);
     const int ob = output_bytes(k_.op.dtype);
-    store = MemRequest{};
+    store.reset();
     store.write = true;
     store.runs.push_back(
         RowRun{k_.base.c + std::uint64_t(first * ob), std::uint32_t((last - first) * ob), 1, 0});

@@ -8,7 +8,7 @@ double tile_stage_load(const GemmTensors& k, const CtaTask& t, std::int64_t k0, 
   const int eb = input_bytes(op.dtype);
   const std::int64_t kb = std::min<std::int64_t>(k.map.cta_k, t.k_end - k0);
   const auto [m0, n0, tile_rows, tile_cols] = tile_extent(k, t);
-  r = MemRequest{};
+  r.reset();
   // A: one row of kept values per row of the tile (compressed when sparse).
   const double a_bpk = k.mma.a_bytes_per_k();
   const auto rows_a = std::uint32_t(tile_rows);
@@ -49,7 +49,7 @@ void tile_store(const GemmTensors& k, const CtaTask& t, bool partial, MemRequest
   const std::uint64_t base = partial ? k.base.workspace + bi * k.workspace_stride +
                                            std::uint64_t(t.split * op.m * op.n * 4)
                                      : k.base.c + bi * k.c_stride;
-  store = MemRequest{};
+  store.reset();
   store.write = true;
   if (k.transposed_output && !partial) {
     store.runs.push_back(RowRun{base + std::uint64_t((n0 * op.m + m0) * ob),

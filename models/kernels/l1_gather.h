@@ -1,36 +1,83 @@
-// Global loads through the L1 (LDG): the sectors of [a0, a1) the L1 holds are hits;
-// only the ones it misses go to the L2 in `r`. Counts both on the SM's counters. With
-// no L1 modelled, the whole range goes to the L2. Used by the CUDA-core kernels (CSR
+// Global loads through the L1 (LDG): the sectors of each span [a0, a1) the L1 holds are
+// hits; only the ones it misses go to the L2 in `r`. Counts both on the SM's counters.
+// With no L1 modelled, the whole spans go to the L2. Used by the CUDA-core kernels (CSR
 // SpMM's activation gathers, the depthwise convolution's input rows).
 #pragma once
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "models/memory/memory_system.h"
+#include "models/memory/sectored_l2.h"
 #include "models/sm/sm_context.h"
 
 namespace stcsim {
 
-inline void load_through_l1(SmContext& sm, std::uint64_t a0, std::uint64_t a1, MemRequest& r) {
+using Span = std::pair<std::uint64_t, std::uint64_t>;  // [first byte, end)
+
+// The spans in order, their L1 lookups in one batch (SectoredL2::access_lines: the same
+// lookups in the same order as one at a time).
+inline void load_spans_through_l1(SmContext& sm, const Span* spans, std::size_t n, MemRequest& r) {
   if (!sm.l1) {
-    r.runs.push_back(RowRun{a0, std::uint32_t(a1 - a0), 1, 0});
+    for (std::size_t i = 0; i < n; ++i)
+      r.runs.push_back(
+          RowRun{spans[i].first, std::uint32_t(spans[i].second - spans[i].first), 1, 0});
     return;
   }
-  for (std::uint64_t line = a0 / 128 * 128; line < a1; line += 128) {
-    std::uint8_t want = 0;
-    for (int sct = 0; sct < 4; ++sct) {
-      const std::uint64_t lo = line + std::uint64_t(sct) * 32;
-      if (lo + 32 > a0 && lo < a1) want |= std::uint8_t(1u << sct);
-    }
-    const std::uint8_t miss = sm.l1->access(line, want, false).miss_sectors;
-    for (int sct = 0; sct < 4; ++sct) {
-      if (!(want >> sct & 1)) continue;
-      sm.counters.l1_sectors += 1;
-      if (miss >> sct & 1)
-        r.runs.push_back(RowRun{line + std::uint64_t(sct) * 32, 32, 1, 0});
-      else
-        sm.counters.l1_hit_sectors += 1;
+  thread_local std::vector<L2Line> lines;
+  thread_local std::vector<L2AccessResult> results;
+  // Fields written in place (an entry built aside and copied in stalls the host's store
+  // forwarding).
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (spans[i].second > spans[i].first)
+      count += std::size_t((spans[i].second - 1) / 128 - spans[i].first / 128 + 1);
+  if (lines.size() < count) {
+    lines.resize(count);
+    results.resize(count);
+  }
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto [a0, a1] = spans[i];
+    for (std::uint64_t line = a0 / 128 * 128; line < a1; line += 128) {
+      std::uint8_t want = 0;
+      for (int sct = 0; sct < 4; ++sct) {
+        const std::uint64_t lo = line + std::uint64_t(sct) * 32;
+        if (lo + 32 > a0 && lo < a1) want |= std::uint8_t(1u << sct);
+      }
+      lines[k].addr = line;
+      lines[k].sectors = want;
+      ++k;
     }
   }
+  sm.l1->access_lines(lines.data(), k, false, results.data());
+  double wanted = 0, hits = 0;
+  for (std::size_t i = 0; i < k; ++i) {
+    const std::uint64_t line = lines[i].addr;
+    const std::uint8_t want = lines[i].sectors, miss = results[i].miss_sectors & want;
+    wanted += sector_count(want);
+    hits += sector_count(std::uint8_t(want & ~miss));
+    for (int sct = 0; sct < 4; ++sct) {
+      if (!(miss >> sct & 1)) continue;
+      // A missed sector right after the last run's end extends it: the L2 then sees one
+      // lookup per line with all its missed sectors (what the L1 sends as one request)
+      // instead of one per sector, and the same sectors, misses and evictions.
+      const std::uint64_t at = line + std::uint64_t(sct) * 32;
+      if (!r.runs.empty() && r.runs.back().rows == 1 &&
+          r.runs.back().addr + r.runs.back().bytes == at && r.runs.back().bytes < (1u << 30))
+        r.runs.back().bytes += 32;
+      else
+        r.runs.push_back(RowRun{at, 32, 1, 0});
+    }
+  }
+  // Whole sector counts: the same sums as counting one at a time.
+  sm.counters.l1_sectors += wanted;
+  sm.counters.l1_hit_sectors += hits;
+}
+
+inline void load_through_l1(SmContext& sm, std::uint64_t a0, std::uint64_t a1, MemRequest& r) {
+  const Span one{a0, a1};
+  load_spans_through_l1(sm, &one, 1, r);
 }
 
 }  // namespace stcsim

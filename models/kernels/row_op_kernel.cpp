@@ -68,7 +68,7 @@ class RowOpCta : public MainloopCta {
 
   void issue_stage_load(int, Cycle) override {
     MemRequest& req = loads_[0];
-    req = MemRequest{};
+    req.reset();
     for (int i = 0; i < k_.shape.info.inputs; ++i)
       add_rows(k_.base.a + std::uint64_t(i) * k_.input_stride, req);
     // A norm's weight and bias: n elements each, the same for every chunk (L2 hits).
@@ -93,7 +93,7 @@ class RowOpCta : public MainloopCta {
   double accumulator_tile_bytes() const override { return 0; }
 
   void issue_store(MemRequest& store) override {
-    store = MemRequest{};
+    store.reset();
     store.write = true;
     add_rows(k_.base.c, store);
   }

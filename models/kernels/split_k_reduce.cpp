@@ -57,7 +57,7 @@ class ReduceCta : public CtaProgram {
   void issue_partials_load() {
     const auto& op = k_.op;
     const auto [m0, n0, tile_rows, cols] = tile_extent(k_, task_);
-    partials_ = MemRequest{};
+    partials_.reset();
     for (int split = 0; split < k_.splits; ++split)
       partials_.runs.push_back(
           RowRun{k_.base.workspace + std::uint64_t(task_.batch) * k_.workspace_stride +

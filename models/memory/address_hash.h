@@ -20,12 +20,31 @@ inline std::uint64_t reduce_range(std::uint64_t hash, std::uint64_t n) {
   return std::uint64_t((static_cast<unsigned __int128>(hash) * n) >> 64);
 }
 
+// Division by a divisor fixed at construction, exact for every 64-bit dividend: a
+// multiply by the reciprocal, then at most two corrections upwards. The hashes below run
+// once per line and a hardware divide costs tens of host cycles.
+class Divider {
+ public:
+  explicit Divider(std::uint64_t d = 1) : d_(d), inv_(~std::uint64_t{0} / d) {}
+  std::uint64_t quotient(std::uint64_t x) const {
+    // inv_ <= 2^64 / d, so the estimate never exceeds x / d and is at most 2 below it.
+    std::uint64_t q = std::uint64_t((static_cast<unsigned __int128>(x) * inv_) >> 64);
+    while (x - q * d_ >= d_) ++q;
+    return q;
+  }
+  std::uint64_t divisor() const { return d_; }
+
+ private:
+  std::uint64_t d_, inv_;
+};
+
 // Spread consecutive units (interleave chunks, lines) over `n` targets: each run of
 // `n` consecutive units visits every target exactly once, in an order rotated by a
 // hash of the run, so a linear stream loads all targets evenly and strided streams
 // do not camp on one target.
-inline std::uint64_t interleave(std::uint64_t unit, std::uint64_t n) {
-  const std::uint64_t run = unit / n;
+inline std::uint64_t interleave(std::uint64_t unit, const Divider& by) {
+  const std::uint64_t n = by.divisor();
+  const std::uint64_t run = by.quotient(unit);
   const std::uint64_t r = unit - run * n + reduce_range(mix_address(run), n);
   return r >= n ? r - n : r;
 }

@@ -27,14 +27,18 @@ HbmDramSpec HbmDramSpec::from(const ParamSet& p) {
           p.get_float("efficiency"), int(p.get_int("interleave_bytes"))};
 }
 
-HbmDram::HbmDram(const HbmDramSpec& s, double core_clock_mhz) : spec_(s), ports_(s.channels) {
+HbmDram::HbmDram(const HbmDramSpec& s, double core_clock_mhz)
+    : spec_(s),
+      ports_(s.channels),
+      by_interleave_(std::uint64_t(s.interleave_bytes)),
+      by_channels_(std::uint64_t(s.channels)) {
   peak_bpc_ = s.bandwidth_gbps * 1e9 / (core_clock_mhz * 1e6);
   channel_bpc_ = peak_bpc_ * s.efficiency / s.channels;
   latency_cycles_ = s.latency_ns * core_clock_mhz * 1e-3;
 }
 
 int HbmDram::channel_of(std::uint64_t addr) const {
-  return int(interleave(addr / spec_.interleave_bytes, spec_.channels));
+  return int(interleave(by_interleave_.quotient(addr), by_channels_));
 }
 
 Cycle HbmDram::reserve(int channel, Cycle ready, double bytes) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "models/common/timeline.h"
+#include "models/memory/address_hash.h"
 #include "models/memory/i_dram.h"
 #include "sim/core/param.h"
 
@@ -40,6 +41,7 @@ class HbmDram : public IDram {
   double channel_bpc_;  // sustained bytes per core cycle, one channel
   double latency_cycles_;
   std::vector<Timeline> ports_;
+  Divider by_interleave_, by_channels_;  // address / interleave_bytes, unit / channels
 };
 
 }  // namespace stcsim

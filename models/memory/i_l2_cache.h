@@ -26,6 +26,15 @@ struct L2Line {
   std::uint8_t sectors = 0;
 };
 
+// Set bits of a sector mask (at most 8 sectors a line), without the library call that
+// __builtin_popcount becomes on a baseline x86-64 build.
+inline int sector_count(std::uint8_t m) {
+  unsigned x = m;
+  x = x - ((x >> 1) & 0x55u);
+  x = (x & 0x33u) + ((x >> 2) & 0x33u);
+  return int((x + (x >> 4)) & 0x0Fu);
+}
+
 struct L2AccessResult {
   std::uint8_t miss_sectors = 0;        // bit i: sector i was not present
   std::uint8_t evicted_dirty = 0;       // dirty sectors of the victim line

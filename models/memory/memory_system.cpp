@@ -9,15 +9,6 @@ namespace stcsim {
 
 namespace {
 
-// Set bits of a sector mask (at most 8 sectors a line), without the library call that
-// __builtin_popcount becomes on a baseline x86-64 build.
-int sector_count(std::uint8_t m) {
-  unsigned x = m;
-  x = x - ((x >> 1) & 0x55u);
-  x = (x & 0x33u) + ((x >> 2) & 0x33u);
-  return int((x + (x >> 4)) & 0x0Fu);
-}
-
 int log2_exact(int v, const char* what) {
   if (v <= 0 || (v & (v - 1)) != 0)
     throw InputError(std::string("memory system: the L2's ") + what + " (" + std::to_string(v) +

@@ -39,6 +39,14 @@ struct MemRequest {
   Cycle done = 0;       // reads: data in shared memory; writes: data in the L2
   Cycle link_done = 0;  // the last byte crossed the SM's link
 
+  // Empties it for reuse, keeping the runs' storage (kernels refill one per stage).
+  void reset() {
+    std::vector<RowRun> keep = std::move(runs);
+    keep.clear();
+    *this = MemRequest{};
+    runs = std::move(keep);
+  }
+
   // The bytes its runs name (not counting multicast_bytes).
   double bytes() const {
     double b = 0;

@@ -59,7 +59,14 @@ SectoredL2Spec SectoredL2Spec::from(const ParamSet& p) {
 }
 
 SectoredL2::SectoredL2(const SectoredL2Spec& s)
-    : spec_(s), slice_ports_(s.slices), crossbar_(std::size_t(s.partitions * s.partitions)) {
+    : spec_(s),
+      slice_ports_(s.slices),
+      crossbar_(std::size_t(s.partitions * s.partitions)),
+      line_shift_(__builtin_ctz(unsigned(s.line_bytes))),
+      by_slices_(std::uint64_t(s.slices)) {
+  if (s.line_bytes <= 0 || (s.line_bytes & (s.line_bytes - 1)) != 0)
+    throw InputError("l2: line_bytes (" + std::to_string(s.line_bytes) +
+                     ") must be a power of two");
   sets_ =
       std::max<std::uint64_t>(1, std::uint64_t(s.capacity_kib) * 1024 / (s.line_bytes * s.ways));
   static_assert(64 % sizeof(Way) == 0, "a host cache line holds whole ways");
@@ -70,15 +77,15 @@ SectoredL2::SectoredL2(const SectoredL2Spec& s)
 }
 
 int SectoredL2::slice_of(std::uint64_t line_addr) const {
-  return int(interleave(line_addr / spec_.line_bytes, spec_.slices));
+  return int(interleave(line_addr >> line_shift_, by_slices_));
 }
 
 std::uint64_t SectoredL2::set_of(std::uint64_t line_addr) const {
-  return reduce_range(mix_address((line_addr / spec_.line_bytes) ^ 0x5bd1e995u), sets_);
+  return reduce_range(mix_address((line_addr >> line_shift_) ^ 0x5bd1e995u), sets_);
 }
 
 L2AccessResult SectoredL2::access(std::uint64_t line_addr, std::uint8_t sectors, bool write) {
-  return access_set(&ways_[set_of(line_addr) * spec_.ways], line_addr / spec_.line_bytes, sectors,
+  return access_set(&ways_[set_of(line_addr) * spec_.ways], line_addr >> line_shift_, sectors,
                     write);
 }
 
@@ -98,7 +105,7 @@ void SectoredL2::access_lines(const L2Line* lines, std::size_t n, bool write, L2
   for (std::size_t i = 0; i < std::min(n, kAhead); ++i) prefetch_set(batch_sets_[i]);
   for (std::size_t i = 0; i < n; ++i) {
     if (i + kAhead < n) prefetch_set(batch_sets_[i + kAhead]);
-    out[i] = access_set(batch_sets_[i], lines[i].addr / spec_.line_bytes, lines[i].sectors, write);
+    out[i] = access_set(batch_sets_[i], lines[i].addr >> line_shift_, lines[i].sectors, write);
   }
 }
 

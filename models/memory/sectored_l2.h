@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "models/common/timeline.h"
+#include "models/memory/address_hash.h"
 #include "models/memory/i_l2_cache.h"
 #include "sim/core/param.h"
 
@@ -84,6 +85,8 @@ class SectoredL2 : public IL2Cache {
   std::vector<Way> storage_;
   Way* ways_ = nullptr;
   std::vector<Way*> batch_sets_;  // access_lines' scratch: each line's set
+  int line_shift_;                // log2(line_bytes): a power of two
+  Divider by_slices_;
   std::vector<Timeline> slice_ports_;
   std::vector<Timeline> crossbar_;  // [from * partitions + to]
   std::uint32_t clock_ = 0;

@@ -93,7 +93,8 @@ BlockMap make_block_map(std::int64_t rows, std::int64_t cols, int r, int c, doub
     for (std::int64_t j = 0; j < C; ++j)
       h[std::size_t(j)] = {mix(seed ^ mix(std::uint64_t(i) * std::uint64_t(C) + std::uint64_t(j))),
                            int(j)};
-    std::partial_sort(h.begin(), h.begin() + n, h.end());
+    // The n smallest hashes (all distinct pairs: the same set in any order).
+    std::nth_element(h.begin(), h.begin() + n, h.end());
     std::vector<int> cols_kept;
     for (std::int64_t j = 0; j < n; ++j) cols_kept.push_back(h[std::size_t(j)].second);
     std::sort(cols_kept.begin(), cols_kept.end());

@@ -68,7 +68,7 @@ class ChaseCta : public CtaProgram {
       return true;
     }
     const std::uint64_t a = k_.addrs[std::size_t(next_++)];
-    req_ = MemRequest{};
+    req_.reset();
     if (k_.through_l1)
       load_through_l1(sm_, a, a + 4, req_);
     else

@@ -18,7 +18,7 @@ class RequestWindow {
     for (std::size_t i = 0; i < slot_.size(); ++i)
       if (!busy_[i]) {
         busy_[i] = true;
-        slot_[i] = MemRequest{};
+        slot_[i].reset();
         return &slot_[i];
       }
     return nullptr;
