@@ -39,17 +39,21 @@ struct L2AccessResult {
   std::uint8_t miss_sectors = 0;        // bit i: sector i was not present
   std::uint8_t evicted_dirty = 0;       // dirty sectors of the victim line
   std::uint64_t evicted_line_addr = 0;  // byte address of the victim line
+  int slice = 0;                        // the line's slice (slice_of); set by access_lines
 };
 
 class IL2Cache {
  public:
   virtual ~IL2Cache() = default;
   virtual L2AccessResult access(std::uint64_t line_addr, std::uint8_t sectors, bool write) = 0;
-  // `access` for each of `n` lines in order, results into `out`: the same outcome as n
-  // calls, which an implementation may reach faster (a request's lines are known at
-  // once, so their tag lookups can be overlapped on the host).
+  // `access` for each of `n` lines in order, results (with each line's slice) into `out`:
+  // the same outcome as n calls, which an implementation may reach faster (a request's
+  // lines are known at once, so their tag lookups can be overlapped on the host).
   virtual void access_lines(const L2Line* lines, std::size_t n, bool write, L2AccessResult* out) {
-    for (std::size_t i = 0; i < n; ++i) out[i] = access(lines[i].addr, lines[i].sectors, write);
+    for (std::size_t i = 0; i < n; ++i) {
+      out[i] = access(lines[i].addr, lines[i].sectors, write);
+      out[i].slice = slice_of(lines[i].addr);
+    }
   }
   virtual int slice_of(std::uint64_t line_addr) const = 0;
   virtual Cycle reserve_slice(int slice, Cycle ready, double bytes) = 0;

@@ -104,31 +104,35 @@ void MemorySystem::serve(int sm, MemRequest& r, Cycle now) {
     }
   }
   l2_->access_lines(lines_.data(), n, r.write, results_.data());
-  double total = 0;
+  // Sector counts are whole numbers: summed here and added to the counters once, the
+  // same totals as adding them line by line.
+  std::int64_t sectors = 0, miss_sectors = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint64_t la = lines_[i].addr;
     const int nsect = sector_count(lines_[i].sectors);
     const L2AccessResult& res = results_[i];
-    const int slice = l2_->slice_of(la);
+    const int slice = res.slice;
     if (slice_bytes_[slice] == 0) slices_touched_.push_back(slice);
     slice_bytes_[slice] += nsect * sector;
-    total += nsect * sector;
+    sectors += nsect;
     if (res.miss_sectors) {
       const int ch = dram_->channel_of(la);
       if (chan_read_[ch] == 0 && chan_write_[ch] == 0) chans_touched_.push_back(ch);
-      const int n = sector_count(res.miss_sectors);
-      chan_read_[ch] += n * sector;
+      const int m = sector_count(res.miss_sectors);
+      chan_read_[ch] += m * sector;
       // Only a miss asks which partition its slice is in (hits are the common case).
       chan_far_[std::size_t(ch)] |= char(l2_->partition_of_slice(slice) != home);
-      counters_.l2_read_miss_sectors += n;
+      miss_sectors += m;
     }
     if (res.evicted_dirty) {
       const int ch = dram_->channel_of(res.evicted_line_addr);
       if (chan_read_[ch] == 0 && chan_write_[ch] == 0) chans_touched_.push_back(ch);
       chan_write_[ch] += sector_count(res.evicted_dirty) * sector;
     }
-    (r.write ? counters_.l2_write_sectors : counters_.l2_read_sectors) += nsect;
   }
+  const double total = double(sectors) * sector;
+  counters_.l2_read_miss_sectors += double(miss_sectors);
+  (r.write ? counters_.l2_write_sectors : counters_.l2_read_sectors) += double(sectors);
   const double link_bytes = total + (r.write ? 0 : r.multicast_bytes);
   counters_.link_bytes += link_bytes;
   const double half = l2_->hit_latency() / 2.0;            // request to the slice, data back

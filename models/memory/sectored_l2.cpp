@@ -85,8 +85,9 @@ std::uint64_t SectoredL2::set_of(std::uint64_t line_addr) const {
 }
 
 L2AccessResult SectoredL2::access(std::uint64_t line_addr, std::uint8_t sectors, bool write) {
-  return access_set(&ways_[set_of(line_addr) * spec_.ways], line_addr >> line_shift_, sectors,
-                    write);
+  L2AccessResult r;
+  access_set(&ways_[set_of(line_addr) * spec_.ways], line_addr >> line_shift_, sectors, write, r);
+  return r;
 }
 
 void SectoredL2::prefetch_set(const Way* set) const {
@@ -105,15 +106,17 @@ void SectoredL2::access_lines(const L2Line* lines, std::size_t n, bool write, L2
   for (std::size_t i = 0; i < std::min(n, kAhead); ++i) prefetch_set(batch_sets_[i]);
   for (std::size_t i = 0; i < n; ++i) {
     if (i + kAhead < n) prefetch_set(batch_sets_[i + kAhead]);
-    out[i] = access_set(batch_sets_[i], lines[i].addr >> line_shift_, lines[i].sectors, write);
+    access_set(batch_sets_[i], lines[i].addr >> line_shift_, lines[i].sectors, write, out[i]);
+    out[i].slice = SectoredL2::slice_of(lines[i].addr);
   }
 }
 
-L2AccessResult SectoredL2::access_set(Way* set, std::uint64_t line, std::uint8_t sectors,
-                                      bool write) {
+void SectoredL2::access_set(Way* set, std::uint64_t line, std::uint8_t sectors, bool write,
+                            L2AccessResult& r) {
   if (clock_ == std::numeric_limits<std::uint32_t>::max()) renumber_lru();
   ++clock_;
-  L2AccessResult r;
+  r.evicted_dirty = 0;
+  r.evicted_line_addr = 0;
   Way* victim = set;
   for (int w = 0; w < spec_.ways; ++w) {
     Way& way = set[w];
@@ -122,7 +125,7 @@ L2AccessResult SectoredL2::access_set(Way* set, std::uint64_t line, std::uint8_t
       way.valid |= sectors;
       if (write) way.dirty |= sectors;
       way.lru = clock_;
-      return r;
+      return;
     }
     if (way.lru < victim->lru) victim = &way;
   }
@@ -133,7 +136,6 @@ L2AccessResult SectoredL2::access_set(Way* set, std::uint64_t line, std::uint8_t
   // Full-sector writes need no fill from DRAM; reads fetch the sectors they touch.
   r.miss_sectors = write ? 0 : sectors;
   *victim = Way{line, clock_, sectors, std::uint8_t(write ? sectors : 0)};
-  return r;
 }
 
 void SectoredL2::renumber_lru() {

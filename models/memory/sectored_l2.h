@@ -74,8 +74,11 @@ class SectoredL2 : public IL2Cache {
   // 0) and restarts the clock after them: every later victim choice is the one unbounded
   // stamps would make. A 4096-token llama2_7b run makes over 2^32 lookups.
   void renumber_lru();
-  // Looks `line` up in the set starting at `set`: the body of access().
-  L2AccessResult access_set(Way* set, std::uint64_t line, std::uint8_t sectors, bool write);
+  // Looks `line` up in the set starting at `set`: the body of access(). Writes `r` field
+  // by field (a result returned by value and copied whole stalls the host's store
+  // forwarding, once per line).
+  void access_set(Way* set, std::uint64_t line, std::uint8_t sectors, bool write,
+                  L2AccessResult& r);
   // Asks the host to bring a set's tags into its cache ahead of the lookup.
   void prefetch_set(const Way* set) const;
   SectoredL2Spec spec_;
