@@ -26,6 +26,8 @@ class ITensorCore {
   virtual std::string unsupported_reason(const MmaKind& k) const = 0;
   virtual double initiation_interval(const MmaKind& k) const = 0;
   virtual int latency(const MmaKind& k) const = 0;
+  // Issues one instruction ready at `ready`; returns its issue cycle. A pipe is in order:
+  // issue cycles never decrease from one call to the next (the warp scheduler relies on it).
   virtual Cycle issue(Cycle ready, const MmaKind& k) = 0;
   // `issue` of `n` instructions of kind `k` in order, instruction j ready at ready[j]:
   // start[j] is what issue returned, free_before[j] what free_at said just before it.
