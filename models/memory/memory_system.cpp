@@ -33,6 +33,7 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, int num_sms, double lin
       chan_read_(dram_->channels(), 0.0),
       chan_write_(dram_->channels(), 0.0),
       chan_far_(std::size_t(dram_->channels()), 0),
+      slices_touched_(std::size_t(l2_->slices()) + 1, 0),
       line_shift_(log2_exact(l2_->line_bytes(), "line size")),
       sector_shift_(log2_exact(l2_->sector_bytes(), "sector size")) {
   SC_METHOD(arbitrate);
@@ -107,12 +108,16 @@ void MemorySystem::serve(int sm, MemRequest& r, Cycle now) {
   // Sector counts are whole numbers: summed here and added to the counters once, the
   // same totals as adding them line by line.
   std::int64_t sectors = 0, miss_sectors = 0;
+  std::size_t touched = 0;  // slices_touched_[0, touched): this request's slices
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint64_t la = lines_[i].addr;
     const int nsect = sector_count(lines_[i].sectors);
     const L2AccessResult& res = results_[i];
     const int slice = res.slice;
-    if (slice_bytes_[slice] == 0) slices_touched_.push_back(slice);
+    // Recorded in first-touch order without a branch (which slice comes next is data the
+    // host cannot predict): written always, kept when the slice was untouched.
+    slices_touched_[touched] = slice;
+    touched += slice_bytes_[slice] == 0 ? 1 : 0;
     slice_bytes_[slice] += nsect * sector;
     sectors += nsect;
     if (res.miss_sectors) {
@@ -147,7 +152,8 @@ void MemorySystem::serve(int sm, MemRequest& r, Cycle now) {
     arrive = start + half;
   }
   bool any_far = false;
-  for (int s : slices_touched_) {
+  for (std::size_t i = 0; i < touched; ++i) {
+    const int s = slices_touched_[i];
     const int part = l2_->partition_of_slice(s);
     const bool far = part != home;
     any_far |= far;
@@ -176,7 +182,6 @@ void MemorySystem::serve(int sm, MemRequest& r, Cycle now) {
     chan_read_[c] = chan_write_[c] = 0;
     chan_far_[std::size_t(c)] = 0;
   }
-  slices_touched_.clear();
   chans_touched_.clear();
   if (!r.write) {
     // The data streams back over the SM's link as it arrives; a request that touches the

@@ -105,7 +105,8 @@ class MemorySystem : public sc_core::sc_module {
   // Scratch per request: bytes per slice / channel, and which were touched.
   std::vector<double> slice_bytes_, chan_read_, chan_write_;
   std::vector<char> chan_far_;  // a read miss of this request on the channel came from a far slice
-  std::vector<int> slices_touched_, chans_touched_;
+  std::vector<int> slices_touched_;  // sized to the slices (+1: written before it is kept)
+  std::vector<int> chans_touched_;
   int line_shift_, sector_shift_;  // log2 of the L2's line and sector sizes
   std::vector<L2Line> lines_;      // the request's lines, in order (grown, never shrunk)
   std::vector<L2AccessResult> results_;
