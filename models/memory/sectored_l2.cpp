@@ -60,10 +60,10 @@ SectoredL2Spec SectoredL2Spec::from(const ParamSet& p) {
 
 SectoredL2::SectoredL2(const SectoredL2Spec& s)
     : spec_(s),
-      slice_ports_(s.slices),
-      crossbar_(std::size_t(s.partitions * s.partitions)),
       line_shift_(__builtin_ctz(unsigned(s.line_bytes))),
-      by_slices_(std::uint64_t(s.slices)) {
+      by_slices_(std::uint64_t(s.slices)),
+      slice_ports_(s.slices),
+      crossbar_(std::size_t(s.partitions * s.partitions)) {
   if (s.line_bytes <= 0 || (s.line_bytes & (s.line_bytes - 1)) != 0)
     throw InputError("l2: line_bytes (" + std::to_string(s.line_bytes) +
                      ") must be a power of two");
