@@ -55,7 +55,8 @@ void issue_ksub(ITensorCore& pipe, const MmaKind& kind, const std::vector<WarpSt
     ++j;
   };
   if (nw == 2) {
-    // Two warps a sub-core (the common case): a two-way merge.
+    // Two warps a sub-core (the common case): a two-way merge (a100 4096³: 0.71 s with
+    // the general scan below, 0.51 s with this).
     const Cycle f0 = warps[0]->frag_ready, f1 = warps[1]->frag_ready;
     const Cycle *a0 = s.acc[0], *a1 = s.acc[1];
     int i0 = 0, i1 = 0;
