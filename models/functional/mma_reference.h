@@ -9,6 +9,7 @@
 
 #include "models/functional/mma_types.h"
 #include "models/numerics/accumulation_model.h"
+#include "models/sparse/nm_compress.h"
 
 namespace stcsim::functional {
 
@@ -18,5 +19,14 @@ std::vector<std::uint32_t> mma_reference(MmaType t, int m, int n, int k,
                                          const std::vector<std::uint32_t>& b,
                                          const std::vector<std::uint32_t>& c,
                                          const numerics::AccumulationModel& model);
+
+// D = A x B + C with A N:M-sparse (m = a.rows, k = a.cols): the sparse tensor core selects
+// the B rows each kept value's metadata names and multiplies those only, so each element of
+// D is one sparse_dot (sparse_dot.h) of the row's kept values, in increasing k; the pruned
+// positions never reach the adder (an inf or NaN of B there does not turn the sum to NaN).
+std::vector<std::uint32_t> mma_sp_reference(MmaType t, int n, const sparse::CompressedNm& a,
+                                            const std::vector<std::uint32_t>& b,
+                                            const std::vector<std::uint32_t>& c,
+                                            const numerics::AccumulationModel& model);
 
 }  // namespace stcsim::functional

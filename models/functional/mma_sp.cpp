@@ -22,23 +22,29 @@ SparseAFragments sparse_a_to_fragments(Shape s, MmaType t, const std::vector<std
   return out;
 }
 
-std::vector<std::uint32_t> sparse_a_from_fragments(Shape s, MmaType t, const WarpFragment& a,
-                                                   const WarpFragment& e, int selector,
-                                                   sparse::MetadataOrder order) {
+sparse::CompressedNm kept_a_from_fragments(Shape s, MmaType t, const WarpFragment& a,
+                                           const WarpFragment& e, int selector,
+                                           sparse::MetadataOrder order) {
   const sparse::MmaSpForm form = sparse_form(s, t);
   const sparse::MmaSpGeometry& g = sparse::geometry(form);
   if (a.per_lane != g.a_regs || e.per_lane != 1)
     throw InputError(std::string("mma.sp ") + to_string(s) + " " + to_string(t) + " takes " +
                      std::to_string(g.a_regs) + " A registers and 1 metadata register per lane");
-  return sparse::uncompress(sparse::from_mma_sp_registers(form, a.regs, e.regs, selector, order));
+  return sparse::from_mma_sp_registers(form, a.regs, e.regs, selector, order);
+}
+
+std::vector<std::uint32_t> sparse_a_from_fragments(Shape s, MmaType t, const WarpFragment& a,
+                                                   const WarpFragment& e, int selector,
+                                                   sparse::MetadataOrder order) {
+  return sparse::uncompress(kept_a_from_fragments(s, t, a, e, selector, order));
 }
 
 WarpFragment mma_sp(Shape s, MmaType t, const WarpFragment& a, const WarpFragment& b,
                     const WarpFragment& c, const WarpFragment& e, int selector,
                     const numerics::AccumulationModel& model, sparse::MetadataOrder order) {
-  const std::vector<std::uint32_t> dense_a = sparse_a_from_fragments(s, t, a, e, selector, order);
-  return cd_to_fragment(mma_reference(t, 16, 8, k_of(s), dense_a, b_from_fragment(s, t, b),
-                                      cd_from_fragment(c), model));
+  const sparse::CompressedNm kept = kept_a_from_fragments(s, t, a, e, selector, order);
+  return cd_to_fragment(
+      mma_sp_reference(t, 8, kept, b_from_fragment(s, t, b), cd_from_fragment(c), model));
 }
 
 }  // namespace stcsim::functional

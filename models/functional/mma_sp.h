@@ -6,11 +6,13 @@
 // f16/bf16 m16n8k16 and m16n8k32, tf32 m16n8k8 and m16n8k16 (1:2), s8 m16n8k32 and
 // m16n8k64 (2:4).
 //
-// Model: the metadata expands A to its logical 16 x K rows (zeros at the pruned
-// positions) and D is the dense mma over the logical K (mma_reference.h): the pruned
-// products are fed to the dot product as zeros, in increasing k. Whether the hardware
-// fuses the K/2 kept products into blocks differently is not published; a measurement
-// on a GPU would settle it (docs/sparse_formats.md).
+// Model: the metadata names the B rows each kept value of A meets, and D is one dot
+// product per element over those kept products only, in increasing k (mma_sp_reference in
+// mma_reference.h): an accumulation model's blocks count the K/2 products the hardware
+// multiplies, not the K positions, and a pruned position's B (even inf or NaN) is never
+// read. The H200's bit capture of 2026-11-26 matches this bit for bit for f16 and bf16
+// m16n8k32 under the h100 preset (validation/reports/nvidia_h200); the positions model,
+// pruned products fed as zeros, matched none of its random records.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -36,6 +38,10 @@ struct SparseAFragments {
 };
 SparseAFragments sparse_a_to_fragments(Shape s, MmaType t, const std::vector<std::uint32_t>& a,
                                        int selector);
+// The kept values of the 16 x K A and their positions, as the metadata names them.
+sparse::CompressedNm kept_a_from_fragments(
+    Shape s, MmaType t, const WarpFragment& a, const WarpFragment& e, int selector,
+    sparse::MetadataOrder order = sparse::MetadataOrder::Ordered);
 // The logical 16 x K A that compressed fragments and metadata describe.
 std::vector<std::uint32_t> sparse_a_from_fragments(Shape s, MmaType t, const WarpFragment& a,
                                                    const WarpFragment& e, int selector,

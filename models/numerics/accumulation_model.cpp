@@ -9,14 +9,23 @@ std::vector<std::string> accumulation_preset_names() { return {"a100", "h100", "
 AccumulationModel accumulation_preset(const std::string& name) {
   AccumulationModel m;
   m.name = name;
-  if (name == "a100") {  // Khattak & Mikaitis 2025 (fp16/bf16)
+  // Khattak & Mikaitis 2025 (fp16/bf16). a100: the window from the leading bit, as first
+  // read, which the RTL tensor cores implement; no A100 bits have been captured to tell
+  // (the paper's exponent alignment, which the H200 showed for h100, may hold here too).
+  if (name == "a100") {
     m.block_size = 8;
     m.extra_bits = 1;
     m.rounding = Rounding::TowardZero;
-  } else if (name == "h100") {  // Khattak & Mikaitis 2025 (fp16/bf16)
+    m.sparse_blocks_by_position = true;
+  } else if (name == "h100") {
+    // Exponent alignment and overflow to inf, as the H200's bit capture of 2026-11-26
+    // shows: every mma.sync and mma.sp record (f16, bf16) bit for bit; anchored at the
+    // leading bit, none of its random records matched.
     m.block_size = 16;
     m.extra_bits = 2;
     m.rounding = Rounding::TowardZero;
+    m.align_on_exponents = true;
+    m.overflow_to_infinity = true;  // measured on the H200 (bf16); the A100's is not known
   } else if (name == "ieee_sequential") {
     // One fp32 fma per product, in order, c first: a block of one product plus the
     // accumulator, aligned without loss and rounded once to nearest even.

@@ -22,8 +22,9 @@ struct AccumulationModel {
   std::string name;
   // Products fused per block (one addition tree) before adding to the accumulator.
   int block_size = 1;
-  // Alignment bits kept beyond fp32's 24-bit significand when aligning to the largest
-  // exponent in a block.
+  // Alignment bits kept beyond fp32's significand when aligning to the largest term of a
+  // block: below its leading bit, 24 + extra_bits bits are kept (counting the leading
+  // bit); with align_on_exponents, 23 + extra_bits fraction bits below its exponent.
   int extra_bits = 0;
   // Rounding of each fused block sum into the fp32 accumulator.
   Rounding rounding = Rounding::TowardZero;
@@ -36,6 +37,21 @@ struct AccumulationModel {
   // Whether the accumulator input c joins the first fused block (as the published models
   // describe) or is added after.
   bool c_in_first_block = true;
+  // false: terms are aligned to the leading one bit of the largest term. true: to the
+  // largest exponent (UnpackedFloat::unit_exponent: ea + eb for a product, c's own), as an
+  // adder that never looks at a product's top bit does: a fixed-point window of two integer
+  // bits (a product lies in [1, 4) times 2^(ea + eb)) and 23 + extra_bits fraction bits.
+  // Khattak and Mikaitis describe their models this way; the H200's bit capture of
+  // 2026-11-26 tells the two apart (validation/reports/nvidia_h200/bitsearch.txt).
+  bool align_on_exponents = false;
+  // A block sum at or beyond 2^128 becomes an infinity of its sign whatever the rounding
+  // (IEEE's round toward zero would give the largest finite value). The H200's bf16
+  // captures show it (an fp16 product cannot reach fp32's range).
+  bool overflow_to_infinity = false;
+  // A sparse instruction's blocks (functional/sparse_dot.h): false, block_size kept
+  // products (the H200's mma.sp); true, block_size logical K positions, pruned ones counted
+  // (the a100 preset's RTL sp24_dot takes a beat of BLOCK positions; no A100 bits say which).
+  bool sparse_blocks_by_position = false;
 };
 
 // extra_bits at or above this keep every bit of every term: the alignment window then spans

@@ -21,11 +21,22 @@ struct Wide {
   bool negative = false;
   Uint128 magnitude = 0;
   int exponent = 0;
+  bool has_unit = false;  // a term (UnpackedFloat::unit_exponent), not a partial sum
+  int unit_exponent = 0;
 };
 
 Wide to_wide(const UnpackedFloat& u) {
   if (u.cls != FloatClass::Finite) return {};
-  return {u.negative, u.significand, u.exponent};
+  return {u.negative, u.significand, u.exponent, true, u.unit_exponent};
+}
+
+// The highest bit of the alignment window this term asks for: its leading one bit, or with
+// align_on_exponents the upper of the two integer bits above its exponent (a partial sum of
+// the renormalising chain has no exponent of its own: its leading bit).
+int window_top(const Wide& t, bool align_on_exponents) {
+  const int lead = t.exponent + bit_width(t.magnitude) - 1;
+  if (!align_on_exponents || !t.has_unit) return lead;
+  return std::max(lead, t.unit_exponent + 1);
 }
 
 cpp_int to_cpp_int(Uint128 x) {
@@ -38,13 +49,13 @@ cpp_int to_cpp_int(Uint128 x) {
 // Steps 3 and 4 of the header: the exact sum of the n terms get(i) after truncating each to
 // the window of window_bits bits below the leading bit. Needs at least one nonzero term.
 template <class Get>
-Wide align_and_sum(int n, Get get, long long window_bits) {
+Wide align_and_sum(int n, Get get, long long window_bits, bool align_on_exponents) {
   int lead_max = INT_MIN;
   int exp_min = INT_MAX;
   for (int i = 0; i < n; ++i) {
     const Wide t = get(i);
     if (t.magnitude == 0) continue;
-    lead_max = std::max(lead_max, t.exponent + bit_width(t.magnitude) - 1);
+    lead_max = std::max(lead_max, window_top(t, align_on_exponents));
     exp_min = std::min(exp_min, t.exponent);
   }
   // When the window reaches below every term's last bit nothing is truncated; starting the
@@ -154,12 +165,14 @@ std::uint32_t fused_block_sum(const std::vector<UnpackedFloat>& terms, const Acc
   if (neg_inf) return kNegInf;
   if (!any_finite) return !terms.empty() && all_negative_zero ? kNegZero : 0u;
 
-  const long long window_bits = 24LL + m.extra_bits;
+  // Leading-bit alignment keeps 24 + extra bits from the top; exponent alignment two
+  // integer bits and 23 + extra fraction bits.
+  const long long window_bits = (m.align_on_exponents ? 25LL : 24LL) + m.extra_bits;
   const int n = static_cast<int>(terms.size());
   Wide sum;
   if (!m.normalize_within_block) {
     sum = align_and_sum(
-        n, [&](int i) { return to_wide(terms[i]); }, window_bits);
+        n, [&](int i) { return to_wide(terms[i]); }, window_bits, m.align_on_exponents);
   } else {
     const int p = static_cast<int>(window_bits);
     for (const UnpackedFloat& t : terms) {
@@ -171,10 +184,13 @@ std::uint32_t fused_block_sum(const std::vector<UnpackedFloat>& terms, const Acc
       }
       const Wide pair[2] = {sum, w};
       sum = round_to_bits(align_and_sum(
-                              2, [&](int i) { return pair[i]; }, window_bits),
+                              2, [&](int i) { return pair[i]; }, window_bits, m.align_on_exponents),
                           p, m.rounding);
     }
   }
+  if (m.overflow_to_infinity && sum.magnitude != 0 &&
+      sum.exponent + bit_width(sum.magnitude) - 1 >= 128)
+    return sum.negative ? kNegInf : kPosInf;
   std::uint32_t bits = round_to_fp32(sum, m.rounding);
   const bool subnormal = (bits & 0x7F800000u) == 0 && (bits & 0x007FFFFFu) != 0;
   if (m.flush_subnormal_output && subnormal) bits &= kNegZero;

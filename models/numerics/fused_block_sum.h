@@ -11,11 +11,16 @@
 //    2^(E - 23 - extra_bits): a window of 24 + extra_bits bits counting the leading bit, so
 //    extra_bits = 0 is "fp32 precision, no guard bits" (Fasi et al.'s V100). The largest term
 //    always fits its window; smaller ones lose their low bits.
+//    align_on_exponents: E is instead one above the largest term's unit_exponent (two integer
+//    bits over the largest exponent, ea + eb for a product) and the window holds
+//    25 + extra_bits bits from E down: 23 + extra_bits fraction bits below that exponent.
 // 4. The truncated terms are summed exactly: no rounding or renormalisation between additions,
 //    every carry kept (the adder is as wide as it needs to be).
 // 5. The exact sum is rounded once to fp32 with model.rounding (subnormals kept, overflow as
 //    encode()). An exact zero sum of nonzero terms is +0; a nonzero sum that underflows to
 //    zero keeps its sign.
+//    overflow_to_infinity: an exact sum of magnitude >= 2^128 gives an infinity of its sign
+//    before any rounding (under round toward zero too).
 // 6. flush_subnormal_output: a subnormal result becomes a zero of its sign (after rounding).
 // normalize_within_block = true replaces 3-5 by a chain over the nonzero terms in order:
 // partial = first term; for each next term, partial = steps 3-4 applied to {partial, term};

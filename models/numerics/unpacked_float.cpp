@@ -28,11 +28,13 @@ UnpackedFloat unpack(FloatFormat f, std::uint32_t bits) {
     u.significand = field;
     u.exponent = emin - i.man_bits;
     u.subnormal = true;
+    u.unit_exponent = emin;
     return u;
   }
   u.cls = FloatClass::Finite;
   u.significand = field | (1u << i.man_bits);
   u.exponent = static_cast<int>(biased) - i.bias - i.man_bits;
+  u.unit_exponent = static_cast<int>(biased) - i.bias;
   return u;
 }
 
@@ -48,6 +50,7 @@ UnpackedFloat exact_product(const UnpackedFloat& a, const UnpackedFloat& b) {
     p.cls = FloatClass::Finite;
     p.significand = a.significand * b.significand;  // <= 48 bits: exact
     p.exponent = a.exponent + b.exponent;
+    p.unit_exponent = a.unit_exponent + b.unit_exponent;
   }
   return p;
 }

@@ -16,8 +16,13 @@ struct UnpackedFloat {
   std::uint64_t significand = 0;  // Finite: value = (-1)^negative * significand * 2^exponent
   int exponent = 0;
   bool subnormal = false;  // a subnormal pattern of its format (for the flush options)
+  // Finite: the exponent of the significand's unit bit, which is what an adder that aligns
+  // on exponents sees: an operand's own exponent (the hidden bit's; for a subnormal, the
+  // format's smallest), and for a product the sum of its factors' (the product of two
+  // significands in [1, 2) lies in [1, 4), so its leading bit may sit one above it).
+  int unit_exponent = 0;
 
-  static UnpackedFloat zero(bool negative) { return {FloatClass::Zero, negative, 0, 0, false}; }
+  static UnpackedFloat zero(bool negative) { return {FloatClass::Zero, negative, 0, 0, false, 0}; }
 };
 
 // Takes a bit pattern of format f apart; the same bits decode() reads.

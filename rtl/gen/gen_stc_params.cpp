@@ -33,10 +33,13 @@ int main(int argc, char** argv) {
   }
   if (m.block_size % 4 != 0 || m.rounding != num::Rounding::TowardZero ||
       m.normalize_within_block || m.flush_subnormal_inputs || m.flush_subnormal_output ||
-      !m.c_in_first_block || m.extra_bits > 64) {
+      !m.c_in_first_block || m.extra_bits > 64 || m.align_on_exponents || m.overflow_to_infinity ||
+      !m.sparse_blocks_by_position) {
     std::cerr << "gen_stc_params: preset " << preset
               << " is outside what rtl/ implements (block a multiple of 4, toward zero, "
-                 "no renormalisation or flushing, c in the first block, extra_bits <= 64)\n";
+                 "no renormalisation or flushing, c in the first block, extra_bits <= 64, "
+                 "the window from the leading bit, toward-zero overflow to the largest "
+                 "finite, sparse blocks of K positions)\n";
     return 2;
   }
   std::ofstream out(argv[2]);

@@ -136,6 +136,10 @@ nlohmann::json run_functional(const OpResult& r, const FunctionalOptions& opt, i
     req.model = numerics::accumulation_preset(r.accumulation, req.format);
     req.dot = {};
   }
+  // mma.sp multiplies the weights' kept values only (mma_sp.h); a dot unit of its own (an
+  // RTL tensor core) takes the dense chunk and does its own selection.
+  if (!op.sparsity.dense() && r.accumulation.empty() && !req.dot && !req.integer)
+    req.sparse_b = sparse::NmPattern{op.sparsity.n, op.sparsity.m};
   const auto d = functional::gemm_values(req, x.bits, w.bits);
 
   std::vector<float> dv(d.size());

@@ -1,6 +1,8 @@
-// mma.sp on fragments (compressed A, metadata, selector) equals uncompressing A with the
-// sparse formats library and running the dense MMA over the same logical K, bit for
-// bit, for every form, selector and accumulation preset.
+// mma.sp on fragments (compressed A, metadata, selector) equals the dot products of A's
+// kept values (the positions the sparse formats library keeps) with the B rows they name,
+// bit for bit, for every form, selector and accumulation preset; s8, and every form under
+// ieee_sequential (where a zero product changes nothing), also equal the dense MMA over the
+// uncompressed A.
 #include <catch2/catch.hpp>
 #include <random>
 
@@ -45,11 +47,21 @@ void check_sparse_matches_dense(Shape s, MmaType t) {
         const SparseAFragments sa = sparse_a_to_fragments(s, t, a, f);
         const auto d = cd_from_fragment(
             mma_sp(s, t, sa.a, b_to_fragment(s, t, b), cd_to_fragment(c), sa.e, f, model));
-        // Uncompress with the formats library, then the dense MMA over the same K.
-        const auto a_dense = sparse::uncompress(sparse::compress(a, 16, k, g.pattern));
-        const auto want = testing::direct_reference(t, 16, 8, k, a_dense, b, c, model);
+        // The kept positions as the formats library chooses them, then their products only.
+        const sparse::CompressedNm kept = sparse::compress(a, 16, k, g.pattern);
+        std::vector<int> positions;
+        for (int i = 0; i < 16; ++i)
+          for (int x = 0; x < kept.kept_cols(); ++x)
+            positions.push_back(x / g.pattern.n * g.pattern.m +
+                                kept.indices[std::size_t(i) * kept.kept_cols() + x]);
+        const auto a_dense = sparse::uncompress(kept);
+        const bool exact_zeros = t == MmaType::S8 || preset == "ieee_sequential";
+        const auto want =
+            t == MmaType::S8
+                ? testing::direct_reference(t, 16, 8, k, a_dense, b, c, model)
+                : testing::direct_sparse_reference(t, 16, 8, k, a, positions, b, c, model);
         bool ok = a_dense == a && d == want;
-        if (ok && dense_supported(s, t))  // the dense instruction of the same K exists
+        if (ok && exact_zeros && dense_supported(s, t))  // the dense instruction of that K
           ok = cd_from_fragment(mma_sync(s, t, a_to_fragment(s, t, a_dense), b_to_fragment(s, t, b),
                                          cd_to_fragment(c), model)) == d;
         if (!ok) {
@@ -63,9 +75,9 @@ void check_sparse_matches_dense(Shape s, MmaType t) {
                                      {"B", k, 8, b},
                                      {"C", 16, 8, c},
                                      {"D (mma_sp)", 16, 8, d},
-                                     {"D expected (uncompress + dense mma_dot)", 16, 8, want}});
-          FAIL(name << " differs from uncompress + dense under preset " << preset << ", selector "
-                    << f << "; operands in " << file);
+                                     {"D expected (kept products' mma_dot)", 16, 8, want}});
+          FAIL(name << " differs from its kept products' dot under preset " << preset
+                    << ", selector " << f << "; operands in " << file);
         }
       }
     }
@@ -176,4 +188,29 @@ TEST_CASE("mma_sp_rejects_unsupported_forms_and_selectors", "[functional]") {
   a[1] = a[2] = 1;  // three nonzeros in group 0
   CHECK_THROWS_WITH(sparse_a_to_fragments(Shape::M16N8K64, MmaType::S8, a, 0),
                     Contains("row 0, group 0") && Contains("3 nonzero"));
+}
+
+// The sparse tensor core multiplies A's kept values by the B rows their metadata names, so a
+// B element at a pruned position is never read, while one at a kept zero is (0 x inf = NaN).
+// Derived by hand: row 0 of A keeps 1.0 at k = 0, 1 (group 0, so k = 2, 3 are pruned); its
+// other groups are empty and keep their zeros at positions 2, 3 (k = 6, 7 for group 1).
+// The capture's mma.sp records with inf and NaN operands match this (docs/notes.md).
+TEST_CASE("mma_sp_never_reads_b_at_a_pruned_position", "[functional]") {
+  const Shape s = Shape::M16N8K32;
+  const MmaType t = MmaType::F16;
+  std::vector<std::uint32_t> a(16 * 32, 0), b(32 * 8, 0x3C00), c(16 * 8, 0);
+  a[0] = a[1] = 0x3C00;
+  b[2 * 8 + 0] = 0x7C00;  // +inf at k = 2, column 0: pruned in row 0
+  b[6 * 8 + 1] = 0x7C00;  // +inf at k = 6, column 1: a kept zero of row 0
+  const SparseAFragments sa = sparse_a_to_fragments(s, t, a, 0);
+  for (const std::string& preset : numerics::accumulation_preset_names()) {
+    INFO(preset);
+    const auto d = cd_from_fragment(mma_sp(s, t, sa.a, b_to_fragment(s, t, b), cd_to_fragment(c),
+                                           sa.e, 0, preset_for(preset, t)));
+    CHECK(d[0] == 0x40000000u);  // 1 + 1 = 2: the inf is not read
+    CHECK(d[1] == 0x7FFFFFFFu);  // 0 x inf: the canonical NaN
+    // Row 1 is all zeros and keeps them at k = 2, 3 of group 0, so it meets column 0's inf.
+    CHECK(d[8] == 0x7FFFFFFFu);
+    CHECK(d[10] == 0u);  // column 2 is finite everywhere: +0
+  }
 }

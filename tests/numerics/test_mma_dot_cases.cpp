@@ -73,6 +73,34 @@ TEST_CASE("numerics_mma_a100_vs_h100_extra_alignment_bit", "[numerics]") {
   CHECK(dot(F16, a, b, 0, preset("ieee_sequential")) == 0x3F800000u);
 }
 
+// The window's top: the leading bit of the largest term, or (align_on_exponents) one bit
+// above the largest exponent. They differ only when the largest product has its upper
+// integer bit set: 1.5 * 1.5 = 2.25 (0x3E00 = 1.5) has exponent 0 and leading bit 2^1.
+// Products 2.25 and twice 2^-23 (0x0C00 * 0x1000 = 2^-12 * 2^-11); c = +0. Exact
+// 2.25 + 2^-22, an fp32 (its last place at 2^1 is 2^-22): 0x40100001.
+TEST_CASE("numerics_mma_window_from_leading_bit_or_exponent", "[numerics]") {
+  const std::vector<std::uint32_t> a = {0x3E00, 0x0C00, 0x0C00};
+  const std::vector<std::uint32_t> b = {0x3E00, 0x1000, 0x1000};
+  CHECK(exact(a, b, 0) == 0x40100001u);
+  AccumulationModel m = preset("h100");
+  m.extra_bits = 0;
+  // From the leading bit 2^1: 24 bits, down to 2^-22; each 2^-23 truncates to 0: 2.25.
+  m.align_on_exponents = false;
+  CHECK(dot(F16, a, b, 0, m) == 0x40100000u);
+  // From the exponent 0: two integer bits (2^1, 2^0) and 23 fraction bits, down to 2^-23:
+  // both kept, 2.25 + 2^-22.
+  m.align_on_exponents = true;
+  CHECK(dot(F16, a, b, 0, m) == 0x40100001u);
+  // Where the largest product is below 2 (1 * 1, leading bit = exponent = 0) both windows
+  // end at 2^-23: products 1 and twice 2^-23 give 1 + 2^-22 = 0x3F800002 either way.
+  const std::vector<std::uint32_t> a1 = {0x3C00, 0x0C00, 0x0C00};
+  const std::vector<std::uint32_t> b1 = {0x3C00, 0x1000, 0x1000};
+  for (bool on_exponents : {false, true}) {
+    m.align_on_exponents = on_exponents;
+    CHECK(dot(F16, a1, b1, 0, m) == 0x3F800002u);
+  }
+}
+
 TEST_CASE("numerics_mma_a100_vs_h100_block_size", "[numerics]") {
   // Products 1, 2^-24 (2^-12 * 2^-12), six zeros, 2^-24 at index 8; c = +0.
   // Exact 1 + 2^-23 = 0x3F800001.
@@ -154,7 +182,9 @@ TEST_CASE("numerics_mma_normalize_within_block", "[numerics]") {
   // Published model (no renormalisation): all aligned to E = 0, 2^-30 is lost: +0.
   CHECK(dot(F16, a, b, 0, preset("a100")) == 0x00000000u);
   // Renormalising between additions: partial 1, then 1 - 1 = 0, then 0 + 2^-30 = 2^-30.
+  // (Windows counted from the leading bit, as the derivations below assume.)
   AccumulationModel m = preset("a100");
+  m.align_on_exponents = false;
   m.normalize_within_block = true;
   CHECK(dot(F16, a, b, 0, m) == k2m30);
   // Renormalising also costs bits after a carry. c = 2 - 2^-23 (0x3FFFFFFF), products 2^-23

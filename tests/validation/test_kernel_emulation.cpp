@@ -209,15 +209,22 @@ void check_case(const Case& c) {
   const numerics::AccumulationModel model =
       numerics::accumulation_preset("h100", numerics::FloatFormat::FP16);
   const Bytes got = emulate(c, o, model);
+  // gemm_values takes the sparse operand second (its b): the 2:4 kernel's A goes there and
+  // the result comes back transposed. Products commute, so the values are the same.
+  const bool sparse = c.kind == GemmKernel::Sparse24;
   functional::GemmValuesRequest req;
-  req.m = c.m, req.n = c.n, req.k = c.k;
-  req.k_per_instruction = c.kind == GemmKernel::Sparse24 ? 32 : 16;
+  req.m = sparse ? c.n : c.m, req.n = sparse ? c.m : c.n, req.k = c.k;
+  req.k_per_instruction = sparse ? 32 : 16;
   req.model = model;
-  const std::vector<std::uint32_t> d = functional::gemm_values(req, widen(o.a_logical), widen(o.b));
+  if (sparse) req.sparse_b = sparse::NmPattern{2, 4};
+  const std::vector<std::uint32_t> d =
+      sparse ? functional::gemm_values(req, widen(o.b), widen(o.a_logical))
+             : functional::gemm_values(req, widen(o.a_logical), widen(o.b));
   int bad = 0;
   for (int r = 0; r < c.m; ++r)
     for (int col = 0; col < c.n; ++col) {
-      const std::uint32_t want32 = d[std::size_t(r) * c.n + col];
+      const std::uint32_t want32 =
+          sparse ? d[std::size_t(col) * c.m + r] : d[std::size_t(r) * c.n + col];
       const std::size_t at = c.transposed ? std::size_t(col) * c.m + r : std::size_t(r) * c.n + col;
       std::uint32_t gotv = 0, want = want32;
       std::memcpy(&gotv, &got[at * c.out_bytes], std::size_t(c.out_bytes));

@@ -168,12 +168,23 @@ LogicalOperands unpack_operands(const GroupSpec& g, const std::uint32_t* record)
   LogicalOperands ops;
   for (int w = 0; w < g.m() / 16; ++w) {
     const WarpFragment a = get_fragment(record + g.a_offset(), w, 4, 0, 4);
-    const auto rows = g.sparse()
-                          ? functional::sparse_a_from_fragments(
-                                ws, g.type, a, get_fragment(record + g.e_offset(), w, 1, 0, 1), 0,
-                                sparse::MetadataOrder::Ordered)
-                          : functional::a_from_fragment(ws, g.type, a);
+    if (!g.sparse()) {
+      const auto rows = functional::a_from_fragment(ws, g.type, a);
+      ops.a.insert(ops.a.end(), rows.begin(), rows.end());
+      continue;
+    }
+    const sparse::CompressedNm kept = functional::kept_a_from_fragments(
+        ws, g.type, a, get_fragment(record + g.e_offset(), w, 1, 0, 1), 0);
+    const auto rows = sparse::uncompress(kept);
     ops.a.insert(ops.a.end(), rows.begin(), rows.end());
+    // The warps' 16-row slices stacked into the group's m rows.
+    if (w == 0) {
+      ops.a_kept = kept;
+    } else {
+      ops.a_kept.rows += kept.rows;
+      ops.a_kept.values.insert(ops.a_kept.values.end(), kept.values.begin(), kept.values.end());
+      ops.a_kept.indices.insert(ops.a_kept.indices.end(), kept.indices.begin(), kept.indices.end());
+    }
   }
   const std::uint32_t* b = record + g.b_offset();
   if (g.warpgroup()) {

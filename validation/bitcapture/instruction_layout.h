@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "models/functional/mma_types.h"
+#include "models/sparse/nm_compress.h"
 
 namespace stcsim::validation::bits {
 
@@ -57,6 +58,9 @@ GroupSpec parse_group(const std::string& instruction, const std::string& dtype, 
 // C m x n (fp32 bits).
 struct LogicalOperands {
   std::vector<std::uint32_t> a, b, c;
+  // A sparse group's A as its metadata gives it: the kept values and their positions
+  // (unpack_operands fills it; pack_operands reads a).
+  sparse::CompressedNm a_kept;
 };
 
 // Logical operands -> the record's a, b, c (and e) words; throws InputError when a sparse

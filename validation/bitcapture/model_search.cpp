@@ -19,7 +19,10 @@ std::string describe(const numerics::AccumulationModel& m) {
   return "b" + std::to_string(m.block_size) + " " + bits + " " +
          (m.rounding == numerics::Rounding::TowardZero ? "rz" : "rne") +
          " norm=" + (m.normalize_within_block ? "1" : "0") +
-         " c=" + (m.c_in_first_block ? "first" : "after");
+         " c=" + (m.c_in_first_block ? "first" : "after") +
+         " align=" + (m.align_on_exponents ? "exp" : "lead") +
+         (m.overflow_to_infinity ? " ovf=inf" : "") +
+         (m.sparse_blocks_by_position ? " sp=positions" : "");
 }
 
 namespace {
@@ -30,18 +33,23 @@ std::vector<numerics::AccumulationModel> grid_models(const SearchGrid& g) {
     for (int x : g.extra_bits)
       for (auto r : g.roundings)
         for (bool n : g.normalize)
-          for (bool c : g.c_first) {
-            numerics::AccumulationModel m;
-            m.block_size = b, m.extra_bits = x, m.rounding = r;
-            m.normalize_within_block = n, m.c_in_first_block = c;
-            m.name = describe(m);
-            try {
-              numerics::validate(m);
-            } catch (const std::invalid_argument&) {
-              continue;  // e.g. normalisation with exact alignment: not representable
-            }
-            out.push_back(m);
-          }
+          for (bool c : g.c_first)
+            for (bool e : g.align_on_exponents)
+              for (bool o : g.overflow_to_infinity)
+                for (bool p : g.sparse_blocks_by_position) {
+                  numerics::AccumulationModel m;
+                  m.block_size = b, m.extra_bits = x, m.rounding = r;
+                  m.normalize_within_block = n, m.c_in_first_block = c;
+                  m.align_on_exponents = e, m.overflow_to_infinity = o;
+                  m.sparse_blocks_by_position = p;
+                  m.name = describe(m);
+                  try {
+                    numerics::validate(m);
+                  } catch (const std::invalid_argument&) {
+                    continue;  // e.g. normalisation with exact alignment: not representable
+                  }
+                  out.push_back(m);
+                }
   return out;
 }
 

@@ -21,6 +21,9 @@ struct SearchGrid {
                                             numerics::Rounding::NearestEven};
   std::vector<bool> normalize{false, true};
   std::vector<bool> c_first{true, false};
+  std::vector<bool> align_on_exponents{false, true};
+  std::vector<bool> overflow_to_infinity{false, true};
+  std::vector<bool> sparse_blocks_by_position{false, true};  // matters for sparse groups only
   // Records replayed per group and operand category (the first ones of each category):
   // the wide wgmma groups cost a full m64 x n256 replay per record and model.
   int records_per_category = 16;

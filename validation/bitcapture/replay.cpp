@@ -40,9 +40,12 @@ std::vector<std::uint32_t> replay(const GroupSpec& g, const std::uint32_t* recor
   }
   const LogicalOperands ops = unpack_operands(g, record);
   std::vector<std::uint32_t> out(g.cd_words());
-  pack_accumulator(g,
-                   functional::mma_reference(g.type, g.m(), g.n, g.k(), ops.a, ops.b, ops.c, model),
-                   out.data());
+  // wgmma.sp multiplies the kept values only, as mma.sp does (models/functional/sparse_dot.h).
+  pack_accumulator(
+      g,
+      g.sparse() ? functional::mma_sp_reference(g.type, g.n, ops.a_kept, ops.b, ops.c, model)
+                 : functional::mma_reference(g.type, g.m(), g.n, g.k(), ops.a, ops.b, ops.c, model),
+      out.data());
   return out;
 }
 

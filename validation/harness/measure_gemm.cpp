@@ -142,7 +142,8 @@ MeasureResult measure_ours(const GemmSpec& g, GemmKernel kind, double bsr_densit
   CUDA_CHECK(cudaStreamSynchronize(ctx.stream));
   const Fp16Matrix y16 = download<std::uint16_t>(dy.p, mn);
   const int kpi = kind == GemmKernel::Sparse24 ? 32 : 16;
-  const NumericsCheck nc = check_numerics(x, w_eff, pm, pn, pk, kpi, y32, s.samples);
+  const NumericsCheck nc =
+      check_numerics(x, w_eff, pm, pn, pk, kpi, kind == GemmKernel::Sparse24, y32, s.samples);
   const std::int64_t nan = count_nan_f32(y32), f16_bad = count_f16_rounding_mismatches(y32, y16);
   const bool ok = nan == 0 && f16_bad == 0 && nc.cpu_rel_error < 1e-3;
   r.check_failed = !ok;

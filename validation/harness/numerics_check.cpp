@@ -38,8 +38,8 @@ std::vector<int> sample_indices(int n, int count) {
 }
 
 NumericsCheck check_numerics(const Fp16Matrix& x, const Fp16Matrix& w, int m, int n, int k,
-                             int k_per_instruction, const std::vector<std::uint32_t>& gpu_y,
-                             int samples_per_dim) {
+                             int k_per_instruction, bool sparse_mma,
+                             const std::vector<std::uint32_t>& gpu_y, int samples_per_dim) {
   NumericsCheck r;
   r.k_per_instruction = k_per_instruction;
   r.rows = sample_indices(m, samples_per_dim);
@@ -57,6 +57,7 @@ NumericsCheck check_numerics(const Fp16Matrix& x, const Fp16Matrix& w, int m, in
     req.k_per_instruction = k_per_instruction;
     req.format = FloatFormat::FP16;
     req.model = numerics::accumulation_preset(name, FloatFormat::FP16);
+    if (sparse_mma) req.sparse_b = sparse::NmPattern{2, 4};  // the harness's 2:4 kernel
     const std::vector<std::uint32_t> want = functional::gemm_values(req, a, b);
     PresetAgreement p;
     p.preset = name;

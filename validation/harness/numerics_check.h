@@ -33,10 +33,11 @@ struct NumericsCheck {
 std::vector<int> sample_indices(int n, int count);
 
 // x [M, K] and w [N, K] as the kernel multiplies them (pruned weights with their zeros);
-// k_per_instruction: 16 for mma.sync m16n8k16 chains, 32 for mma.sp m16n8k32.
+// k_per_instruction: 16 for mma.sync m16n8k16 chains, 32 for mma.sp m16n8k32, whose
+// kernel is `sparse_mma` (the kept products only, as mma.sp multiplies them).
 NumericsCheck check_numerics(const Fp16Matrix& x, const Fp16Matrix& w, int m, int n, int k,
-                             int k_per_instruction, const std::vector<std::uint32_t>& gpu_y,
-                             int samples_per_dim);
+                             int k_per_instruction, bool sparse_mma,
+                             const std::vector<std::uint32_t>& gpu_y, int samples_per_dim);
 
 // ||y - ref||_2 / ||ref||_2 over sampled elements of an fp16 result y [M, N] (vendor
 // libraries), ref in double.
