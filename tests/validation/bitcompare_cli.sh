@@ -27,6 +27,29 @@ grep "12/12 records" "$tmp/out" |
   grep -Ev "b16 x2 rz norm=0 c=first align=exp( ovf=inf)?:|b32 x2 rz norm=0 c=first align=exp( ovf=inf)?( sp=positions)?:" |
   grep -q . && fail "search: a model of another family matches every record"
 grep -q '"overall"' "$tmp/s.json" || fail "search: no JSON"
+# The part worth committing: 2 records per operand category per group, and a 40 KiB cap that
+# leaves the wgmma groups one record per category (an mma record is under 2.2 KB).
+"$bc" "$tmp/c.bits" --keep 2 --keep-bytes 40960 --out "$tmp/sub.bits" > "$tmp/out" 2>&1 || fail "keep"
+"$bc" "$tmp/sub.bits" --require h100 > "$tmp/out" 2>&1 || fail "the subset does not replay"
+python3 - "$tmp/c.bits" "$tmp/sub.bits" <<'PY' || fail "subset header"
+import json, sys
+full = json.loads(open(sys.argv[1], "rb").readline())
+sub = json.loads(open(sys.argv[2], "rb").readline())
+kept = {g["name"]: g for g in sub["subset"]["groups"]}
+assert sub["subset"]["records_per_category"] == 2, sub["subset"]
+for g in sub["groups"]:
+    whole = next(f for f in full["groups"] if f["name"] == g["name"])
+    cap = max(1, min(2, 40960 // (g["record_words"] * 4 * 6)))
+    # record i has category i % 6 (plan.h): what each category holds, then what is kept
+    held = [len(range(c, whole["records"], 6)) for c in range(6)]
+    want = sum(min(cap, h) for h in held)
+    assert g["records"] == kept[g["name"]]["kept"] == want, (g["name"], g["records"], want)
+    assert kept[g["name"]]["of"] == whole["records"]
+assert any(g["records"] == 6 for g in sub["groups"]) and any(g["records"] == 12 for g in sub["groups"])
+PY
+"$bc" "$tmp/c.bits" --keep 0 --out "$tmp/bad.bits" > "$tmp/out" 2>&1
+[ $? -eq 2 ] || fail "--keep 0 did not exit 2"
+[ -e "$tmp/bad.bits" ] && fail "--keep 0 wrote a file"
 # Flip bit 0 of the last word of the file (the last record's last D word).
 python3 - "$tmp/c.bits" <<'PY' || fail "flip"
 import sys

@@ -1,6 +1,9 @@
 // stcsim_bitcapture: runs the planned instructions (plan.h) on the GPU and writes one
 // stcsim-bitcapture/1 file (capture_file.h) for stcsim_bitcompare to replay offline.
-//   stcsim_bitcapture --out FILE [--seed N] [--scale S] [--only GROUPS] [--timeout S] | --check-gpu
+//   stcsim_bitcapture --out FILE [--seed N] [--scale S] [--only GROUPS] [--timeout S]
+//                     [--subset FILE [--subset-records R]] | --check-gpu
+// --subset also writes the part of the capture small enough to commit: R (8) records of
+// each operand category per group, at most 1 MiB a group (capture_file.h, subset_capture).
 // Each group runs in its own child process (validation/harness/isolation.h): a fault costs
 // that group, which is then left out of the file and named in the header's errors[].
 // The file is rewritten atomically after every group, so a killed run keeps the groups
@@ -27,30 +30,44 @@ using stcsim::validation::utc_now;
 using stcsim::validation::write_file_atomic;
 
 int main(int argc, char** argv) {
-  std::string out, only;
+  std::string out, only, subset;
+  int subset_records = 8;
   bool check_gpu = false;
   double timeout = 60, scale = 1;
   unsigned long long seed = 1;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const bool more = i + 1 < argc;
-    if (a == "--out" && more)
-      out = argv[++i];
-    else if (a == "--only" && more)
-      only = argv[++i];
-    else if (a == "--seed" && more)
-      seed = std::stoull(argv[++i]);
-    else if (a == "--scale" && more)
-      scale = std::stod(argv[++i]);
-    else if (a == "--timeout" && more)
-      timeout = std::stod(argv[++i]);
-    else if (a == "--check-gpu")
-      check_gpu = true;
-    else {
-      std::cerr << "usage: stcsim_bitcapture --out FILE [--seed N] [--scale S] [--only GROUPS] "
-                   "[--timeout S] | --check-gpu\n";
-      return 2;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string a = argv[i];
+      const bool more = i + 1 < argc;
+      if (a == "--out" && more)
+        out = argv[++i];
+      else if (a == "--only" && more)
+        only = argv[++i];
+      else if (a == "--seed" && more)
+        seed = std::stoull(argv[++i]);
+      else if (a == "--scale" && more)
+        scale = std::stod(argv[++i]);
+      else if (a == "--timeout" && more)
+        timeout = std::stod(argv[++i]);
+      else if (a == "--check-gpu")
+        check_gpu = true;
+      else if (a == "--subset" && more)
+        subset = argv[++i];
+      else if (a == "--subset-records" && more)
+        subset_records = std::stoi(argv[++i]);
+      else {
+        std::cerr << "usage: stcsim_bitcapture --out FILE [--seed N] [--scale S] [--only GROUPS] "
+                     "[--timeout S] [--subset FILE [--subset-records R]] | --check-gpu\n";
+        return 2;
+      }
     }
+  } catch (const std::exception& e) {  // a number that does not parse
+    std::cerr << "stcsim_bitcapture: bad argument: " << e.what() << "\n";
+    return 2;
+  }
+  if (subset_records < 1) {
+    std::cerr << "stcsim_bitcapture: --subset-records must be >= 1\n";
+    return 2;
   }
   if (out.empty() && !check_gpu) {
     std::cerr << "stcsim_bitcapture: --out FILE is required\n";
@@ -109,9 +126,11 @@ int main(int argc, char** argv) {
     }
     done.header["finished_utc"] = utc_now();
     write_capture(out, done);
+    if (!subset.empty()) write_capture(subset, subset_capture(done, subset_records, 1 << 20));
   }
   done.header["finished_utc"] = utc_now();
   write_capture(out, done);  // also when every group was left out
+  if (!subset.empty()) write_capture(subset, subset_capture(done, subset_records, 1 << 20));
   std::filesystem::remove_all(scratch);
   std::cout << "Wrote " << out << " (" << done.groups.size() << " groups, " << failed
             << " failed)\n";

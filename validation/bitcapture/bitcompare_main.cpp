@@ -10,6 +10,10 @@
 //   stcsim_bitcompare CAPTURE --search [--only GROUPS] [--show N] [--per-category R] [--json FILE]
 //     replays R (16) records of each operand category per group under every model of a
 //     grid (model_search.h) and prints the N best per group and over all groups.
+//   stcsim_bitcompare CAPTURE --keep R --out FILE [--keep-bytes B]
+//     writes the first R records of each operand category of every group (fewer where a
+//     group's kept records would pass B bytes, 1 MiB by default): the part of a capture
+//     small enough to commit (capture_file.h, subset_capture).
 // Exit status: 0, 1 (--require failed), 2 (usage, unreadable or malformed capture).
 #include <algorithm>
 #include <fstream>
@@ -39,7 +43,8 @@ int usage() {
          "       stcsim_bitcompare CAPTURE --search [--only GROUPS] [--show N] [--per-category "
          "R] [--json FILE]\n"
          "       stcsim_bitcompare --synthesize PRESET --out FILE [--scale S] [--seed N] "
-         "[--only GROUPS]\n";
+         "[--only GROUPS]\n"
+         "       stcsim_bitcompare CAPTURE --keep R --out FILE [--keep-bytes B]\n";
   return 2;
 }
 }  // namespace
@@ -47,7 +52,8 @@ int usage() {
 int main(int argc, char** argv) {
   std::string capture, json_out, require, synthesize, out, only;
   std::vector<std::string> presets = stcsim::numerics::accumulation_preset_names();
-  int show = 5, per_category = 16;
+  int show = 5, per_category = 16, keep = -1;  // keep: -1 = not asked
+  std::size_t keep_bytes = 1 << 20;
   bool search = false;
   double scale = 1;
   unsigned long long seed = 1;
@@ -77,6 +83,10 @@ int main(int argc, char** argv) {
         search = true;
       else if (a == "--per-category" && more)
         per_category = std::stoi(argv[++i]);
+      else if (a == "--keep" && more)
+        keep = std::stoi(argv[++i]);
+      else if (a == "--keep-bytes" && more)
+        keep_bytes = std::stoull(argv[++i]);
       else if (a.rfind("--", 0) != 0 && capture.empty())
         capture = a;
       else
@@ -97,6 +107,16 @@ int main(int argc, char** argv) {
     if (c.header.value("synthetic", false))
       std::cout << "SYNTHETIC capture (D from the model under "
                 << c.header.value("d_from_model", "?") << "), not a measurement\n";
+    if (keep != -1) {
+      if (out.empty() || keep < 1) return usage();
+      const Capture s = subset_capture(c, keep, keep_bytes);
+      write_capture(out, s);
+      std::size_t records = 0;
+      for (const CaptureGroup& g : s.groups) records += std::size_t(g.records);
+      std::cout << "Wrote " << out << " (" << records << " records of " << s.groups.size()
+                << " groups)\n";
+      return 0;
+    }
     if (search) {  // which model of the family matches the capture (model_search.h)
       SearchGrid grid;
       grid.records_per_category = per_category;

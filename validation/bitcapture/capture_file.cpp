@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -107,6 +108,39 @@ Capture read_capture(const std::string& path) {
   h.erase("groups");
   c.header = h;
   return c;
+}
+
+}  // namespace stcsim::validation::bits
+
+namespace stcsim::validation::bits {
+
+Capture subset_capture(const Capture& c, int per_category, std::size_t max_group_bytes) {
+  if (per_category < 1) throw std::invalid_argument("subset_capture: per_category must be >= 1");
+  Capture out;
+  out.header = c.header;
+  json kept = json::array();
+  for (const CaptureGroup& g : c.groups) {
+    const std::size_t record_bytes = std::size_t(g.spec.record_words()) * 4;
+    const std::size_t fit = max_group_bytes / (record_bytes * kCategories);
+    const int take = int(std::max<std::size_t>(1, std::min<std::size_t>(per_category, fit)));
+    CaptureGroup s;
+    s.spec = g.spec;
+    std::vector<int> taken(kCategories, 0);
+    for (int r = 0; r < g.records; ++r) {
+      const std::uint32_t cat = g.record(r)[0];
+      if (cat >= std::uint32_t(kCategories) || taken[cat] >= take) continue;
+      ++taken[cat];
+      s.words.insert(s.words.end(), g.record(r), g.record(r) + g.spec.record_words());
+      ++s.records;
+    }
+    kept.push_back({{"name", g.spec.name()}, {"of", g.records}, {"kept", s.records}});
+    out.groups.push_back(std::move(s));
+  }
+  out.header["subset"] = {{"rule", "the first records of each operand category per group"},
+                          {"records_per_category", per_category},
+                          {"max_group_bytes", max_group_bytes},
+                          {"groups", kept}};
+  return out;
 }
 
 }  // namespace stcsim::validation::bits

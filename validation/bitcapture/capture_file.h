@@ -47,4 +47,11 @@ void write_capture(const std::string& path, const Capture& c);
 // that does not match the header.
 Capture read_capture(const std::string& path);
 
+// The part of a capture worth keeping in a repository: of each group, the first
+// `per_category` records of each operand category (record i's category is its first
+// word), fewer for groups whose records are large, so that a group's kept records stay
+// within `max_group_bytes` (at least one per category a group holds). The header is c's
+// with "subset" saying the rule and what was kept of each group. per_category >= 1.
+Capture subset_capture(const Capture& c, int per_category, std::size_t max_group_bytes);
+
 }  // namespace stcsim::validation::bits
