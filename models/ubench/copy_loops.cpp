@@ -4,7 +4,8 @@
 // the bytes of one iteration), so that every line comes from DRAM.
 //   cp.async: every SM, 256 threads each copying 16 B per iteration (4 KiB per CTA,
 //             .cg: past the L1), one commit group per iteration and wait_group 0 after
-//             every 8th.
+//             every 8th; and the sweep of 1 to 16 groups before each wait, from DRAM and
+//             from a source resident in the L2 (a quarter of it, brought in first).
 //   bulk copy (TMA present): one thread issuing cp.async.bulk of 16 KiB, two in flight,
 //             each completing on an mbarrier; the TMA unit spends its issue time per copy.
 // A request is done when its data is in shared memory (models/memory/memory_system.h);
@@ -12,6 +13,7 @@
 // what limits either loop, so they are not charged apart.
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "models/ubench/microbenchmark.h"
 #include "models/ubench/request_window.h"
@@ -25,24 +27,40 @@ constexpr int kCpThreads = 256, kCpIters = 2048, kCpGroup = 8;
 constexpr int kBulkIters = 1024, kBulkInFlight = 2;
 constexpr double kCpBytes = kCpThreads * 16.0, kBulkBytes = 16384;
 
+constexpr int kSweepGroups[] = {1, 2, 4, 8, 16};
+constexpr int kSweepIters = 1024;
+
+std::string sweep_name(bool from_l2, int group) {
+  return std::string("cp_async_16B_") + (from_l2 ? "l2" : "dram") + "_inflight_" +
+         std::to_string(4 * group) + "KiB";
+}
+
 struct CopyLaunch : UbenchLaunch {
-  CopyLaunch(int grid, std::uint64_t src, bool bulk)
-      : UbenchLaunch(grid, 1), src(src), bulk(bulk) {}
+  CopyLaunch(int grid, std::uint64_t src, bool bulk, int iters, int group, double source_bytes)
+      : UbenchLaunch(grid, 1),
+        src(src),
+        bulk(bulk),
+        iters(iters),
+        group(group),
+        source_bytes(source_bytes) {}
   std::uint64_t src;
   bool bulk;
+  int iters;            // per CTA
+  int group;            // cp.async: iterations in flight before each wait_group 0
+  double source_bytes;  // the offsets wrap here
   std::unique_ptr<CtaProgram> start_cta(const CtaTask& t, int slot, SmContext& sm) const override;
 };
 
 class CopyCta : public CtaProgram {
  public:
   CopyCta(const CopyLaunch& k, const CtaTask& t, SmContext& sm)
-      : k_(k), blk_(t.panel), sm_(sm), window_(k.bulk ? kBulkInFlight : kCpGroup) {}
+      : k_(k), blk_(t.panel), sm_(sm), window_(k.bulk ? kBulkInFlight : k.group) {}
 
   bool advance(Cycle now) override {
     if (start_ < 0) start_ = now;
     const Cycle last = window_.retire(now);
-    const int iters = k_.bulk ? kBulkIters : kCpIters;
-    // cp.async: the next group of 8 starts once the last one has landed (wait_group 0).
+    const int iters = k_.iters;
+    // cp.async: the next group starts once the last one has landed (wait_group 0).
     const bool may_issue = k_.bulk || window_.empty();
     Cycle blocked = now + 1;  // when a bulk copy that could not go yet may go
     bool submitted = false;
@@ -65,12 +83,12 @@ class CopyCta : public CtaProgram {
       MemRequest* r = window_.free_slot();
       const double bytes = k_.bulk ? kBulkBytes : kCpBytes;
       const double grid = double(k_.ctas.size());
-      const double off = std::fmod((double(next_) * grid + blk_) * bytes, kSourceBytes);
+      const double off = std::fmod((double(next_) * grid + blk_) * bytes, k_.source_bytes);
       r->runs.push_back(RowRun{k_.src + std::uint64_t(off), std::uint32_t(bytes), 1, 0});
       sm_.submit(*r);
       ++next_;
       submitted = true;
-      if (!k_.bulk && next_ % kCpGroup == 0) break;  // commit ... wait_group 0
+      if (!k_.bulk && next_ % k_.group == 0) break;  // commit ... wait_group 0
     }
     if (submitted) {
       wake_ = kPending;
@@ -106,8 +124,12 @@ class CopyEnginesBench : public IMicrobenchmark {
  public:
   std::string name() const override { return "copy_engines"; }
   std::vector<std::string> figures() const override {
-    return {"cp_async_16B_dram|bandwidth", "cp_async_16B_dram|throughput",
-            "bulk_copy_16KiB_dram|bandwidth", "bulk_copy_16KiB_dram|throughput"};
+    std::vector<std::string> f = {"cp_async_16B_dram|bandwidth", "cp_async_16B_dram|throughput",
+                                  "bulk_copy_16KiB_dram|bandwidth",
+                                  "bulk_copy_16KiB_dram|throughput"};
+    for (bool from_l2 : {false, true})
+      for (int g : kSweepGroups) f.push_back(sweep_name(from_l2, g) + "|throughput");
+    return f;
   }
   std::vector<std::pair<std::string, std::string>> skipped(const KernelEnv& env) const override {
     if (env.tma.present()) return {};
@@ -130,13 +152,34 @@ class CopyEnginesBench : public IMicrobenchmark {
       UbenchResult per{name, "throughput", "B/clk/SM", what};
       gbs.params = per.params = {{"iterations", iters}, {"source_bytes", kSourceBytes}};
       if (!bulk) gbs.params["threads"] = per.params["threads"] = kCpThreads;
-      const CopyLaunch k(sms, src, bulk);
+      const CopyLaunch k(sms, src, bulk, iters, kCpGroup, kSourceBytes);
       const Cycle cycles = gpu.launch(k);
       const double cta_bytes = (bulk ? kBulkBytes : kCpBytes) * iters;
       gbs.samples.push_back(sms * cta_bytes / (cycles / (gpu.clock_mhz() * 1e6)) * 1e-9);
       for (Cycle c : k.cta_cycles) per.samples.push_back(cta_bytes / c);
       out.push_back(gbs);
       out.push_back(per);
+    }
+    for (bool from_l2 : {false, true}) {
+      const double bytes = from_l2 ? std::max(double(1 << 20), gpu.l2_bytes() / 4) : kSourceBytes;
+      for (int g : kSweepGroups) {
+        gpu.flush();
+        const std::uint64_t src = gpu.allocate(bytes);
+        if (from_l2) gpu.copy_into_l2(src, bytes);  // the CUDA program's uncounted first launch
+        const std::string name = sweep_name(from_l2, g);
+        UbenchResult per{name, "throughput", "B/clk/SM",
+                         "every SM, 256 threads, 16 B cp.async.cg into shared, " +
+                             std::to_string(g) + " per thread before each wait_group 0" +
+                             (from_l2 ? ", source resident in L2" : "")};
+        per.params = {{"threads", kCpThreads},
+                      {"iterations", kSweepIters},
+                      {"group", g},
+                      {"source_bytes", bytes}};
+        const CopyLaunch k(sms, src, false, kSweepIters, g, bytes);
+        gpu.launch(k);
+        for (Cycle c : k.cta_cycles) per.samples.push_back(kCpBytes * kSweepIters / c);
+        out.push_back(per);
+      }
     }
     return out;
   }

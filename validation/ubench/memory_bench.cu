@@ -66,7 +66,9 @@ __global__ void smem_loop(int iters, long long* clocks, unsigned* sink) {
   cta_clock_end(t0, t1, start, end, clocks);
 }
 
-__global__ void cp_async_loop(const char* src, long long src_bytes, int iters, long long* clocks) {
+// `group` iterations (4 KiB each at 256 threads) are in flight before each wait_group 0.
+__global__ void cp_async_loop(const char* src, long long src_bytes, int iters, int group,
+                              long long* clocks) {
   __shared__ __align__(128) char buf[32768];
   __shared__ long long t0, t1;
   cta_clock_begin(t0, t1);
@@ -79,7 +81,7 @@ __global__ void cp_async_loop(const char* src, long long src_bytes, int iters, l
         ((long long)(it * gridDim.x + blockIdx.x) * blockDim.x * 16 + threadIdx.x * 16) % src_bytes;
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src + off));
     asm volatile("cp.async.commit_group;\n" ::);
-    if (it % 8 == 7) asm volatile("cp.async.wait_group 0;\n" ::);
+    if (it % group == group - 1) asm volatile("cp.async.wait_group 0;\n" ::);
   }
   asm volatile("cp.async.wait_group 0;\n" ::);
   const long long end = clock64();
@@ -254,7 +256,7 @@ std::vector<Result> run_copy_engines(const Device& dev) {
     for (int rep = 0; rep < 5; ++rep) {
       const double us = event_us([&] {
         cp_async_loop<<<dev.sm_count, threads>>>(static_cast<const char*>(src.p), src_bytes, iters,
-                                                 s.clocks);
+                                                 8, s.clocks);
       });
       CUDA_CHECK(cudaGetLastError());
       const double bytes = double(dev.sm_count) * threads * 16.0 * iters;
@@ -264,6 +266,36 @@ std::vector<Result> run_copy_engines(const Device& dev) {
     }
     out.push_back(gbs);
     out.push_back(per);
+  }
+  // The same loop with 4 to 64 KiB requested per SM before each wait, from DRAM and from
+  // an L2-resident source: how an SM's cp.async throughput grows with the bytes it keeps
+  // in flight (Little's law) tells a limit on its outstanding requests from the latency
+  // (the 8-group figure above, 7.8 B/clk/SM on the H200, is half of what its bulk copies
+  // reach from DRAM with as many bytes in flight).
+  const long long l2_src = std::max(1LL << 20, dev.l2_bytes / 4);
+  for (const bool from_l2 : {false, true}) {
+    const long long bytes = from_l2 ? l2_src : src_bytes;
+    for (const int group : {1, 2, 4, 8, 16}) {
+      const int iters = 1024, threads = 256;
+      const std::string name = std::string("cp_async_16B_") + (from_l2 ? "l2" : "dram") +
+                               "_inflight_" + std::to_string(4 * group) + "KiB";
+      Result per{name, "throughput", "B/clk/SM",
+                 "every SM, 256 threads, 16 B cp.async.cg into shared, " + std::to_string(group) +
+                     " per thread before each wait_group 0" +
+                     (from_l2 ? ", source resident in L2" : "")};
+      per.params = {
+          {"threads", threads}, {"iterations", iters}, {"group", group}, {"source_bytes", bytes}};
+      // From L2: a first launch brings the source in, and is not counted.
+      for (int rep = from_l2 ? -1 : 0; rep < 5; ++rep) {
+        cp_async_loop<<<dev.sm_count, threads>>>(static_cast<const char*>(src.p), bytes, iters,
+                                                 group, s.clocks);
+        CUDA_CHECK(cudaGetLastError());
+        const auto clocks = s.get(dev.sm_count);
+        if (rep < 0) continue;
+        for (long long c : clocks) per.samples.push_back(threads * 16.0 * iters / double(c));
+      }
+      out.push_back(per);
+    }
   }
   if (dev.cc_major >= 9) {
     const int iters = 1024;
