@@ -8,11 +8,12 @@
 //
 // Model: the metadata names the B rows each kept value of A meets, and D is one dot
 // product per element over those kept products only, in increasing k (mma_sp_reference in
-// mma_reference.h): an accumulation model's blocks count the K/2 products the hardware
-// multiplies, not the K positions, and a pruned position's B (even inf or NaN) is never
-// read. The H200's bit capture of 2026-11-26 matches this bit for bit for f16 and bf16
-// m16n8k32 under the h100 preset (validation/reports/nvidia_h200); the positions model,
-// pruned products fed as zeros, matched none of its random records.
+// mma_reference.h, sparse_dot.h): a pruned position's B (even inf or NaN) is never read,
+// and an accumulation model's blocks count the K/2 products the hardware multiplies (h100)
+// or, with sparse_blocks_by_position (a100, as its RTL is built), the K positions. The H200's bit
+// capture of 2026-11-26 matches this bit for bit for f16 and bf16 m16n8k32 under the h100 preset
+// (validation/reports/nvidia_h200); the positions model, pruned products fed as zeros, matched none
+// of its random records.
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -6,7 +6,9 @@
 // - false: blocks of block_size kept products in increasing k (the selected operand feeding
 //   the dense adder tree; the H200's mma.sp does this, bit for bit);
 // - true: blocks of block_size logical positions, pruned ones counted (a unit that takes a
-//   beat of positions at a time, as rtl/src/sp24_dot.sv is built).
+//   beat of positions at a time, as rtl/src/sp24_dot.sv is built). A pruned position is a
+//   +0 product there, which no model adds to a nonzero sum (only an all-zero block's sign
+//   can differ: +0 where the kept products alone would be -0).
 #pragma once
 #include <cstdint>
 

@@ -56,6 +56,11 @@ void validate(const AccumulationModel& m) {
   if (m.extra_bits < 0) {
     throw std::invalid_argument("accumulation model '" + m.name + "': extra_bits must be >= 0");
   }
+  if (m.normalize_within_block && m.align_on_exponents) {
+    throw std::invalid_argument("accumulation model '" + m.name +
+                                "': normalize_within_block renormalises each partial sum to its "
+                                "leading bit, so it cannot also align on exponents");
+  }
   if (m.normalize_within_block && m.extra_bits > 100) {
     throw std::invalid_argument("accumulation model '" + m.name +
                                 "': normalize_within_block needs extra_bits <= 100");

@@ -42,7 +42,7 @@ struct AccumulationModel {
   // adder that never looks at a product's top bit does: a fixed-point window of two integer
   // bits (a product lies in [1, 4) times 2^(ea + eb)) and 23 + extra_bits fraction bits.
   // Khattak and Mikaitis describe their models this way; the H200's bit capture of
-  // 2026-11-26 tells the two apart (validation/reports/nvidia_h200/bitsearch.txt).
+  // 2026-11-26 tells the two apart (validation/reports/nvidia_h200/bitsearch_mma_subset.txt).
   bool align_on_exponents = false;
   // A block sum at or beyond 2^128 becomes an infinity of its sign whatever the rounding
   // (IEEE's round toward zero would give the largest finite value). The H200's bf16
@@ -69,7 +69,8 @@ AccumulationModel accumulation_preset(const std::string& name, FloatFormat input
 std::vector<std::string> accumulation_preset_names();
 
 // Throws std::invalid_argument unless block_size >= 1, extra_bits >= 0 and, with
-// normalize_within_block, extra_bits <= 100 (its partial sums are held in 128 bits).
+// normalize_within_block, extra_bits <= 100 (its partial sums are held in 128 bits) and
+// align_on_exponents off (a renormalised partial has no exponent window of its own).
 void validate(const AccumulationModel& m);
 
 }  // namespace stcsim::numerics

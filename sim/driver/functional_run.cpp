@@ -44,13 +44,16 @@ Operand make_operand(std::int64_t rows, std::int64_t cols, Dtype d, std::mt19937
   std::uniform_int_distribution<int> ints(-127, 127);
   std::vector<float> v(std::size_t(rows * cols));
   if (given) {
-    v = *given;  // already pruned as the trace says
+    v = *given;  // pruned as the trace says, if it was
   } else {
     for (auto& x : v) x = d == Dtype::INT8 ? float(ints(rng)) : float(normal(rng));
     v[0] = d == Dtype::INT8 ? 3.0f : 0.75f;  // never all zero
-    if (!prune.dense())
-      v = sparse::prune_magnitude(v, int(rows), int(cols), sparse::NmPattern{prune.n, prune.m});
   }
+  // A trace's weights already N:M are kept as they are (pruning by magnitude leaves them
+  // so); dense ones under a run's --sparsity are pruned as the timed op assumes: an mma.sp
+  // multiplies N kept values of each group, never more (functional/sparse_dot.h).
+  if (!prune.dense())
+    v = sparse::prune_magnitude(v, int(rows), int(cols), sparse::NmPattern{prune.n, prune.m});
   Operand o;
   o.values.resize(v.size());
   o.bits.resize(v.size());

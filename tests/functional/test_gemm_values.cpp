@@ -1,5 +1,6 @@
 // Whole-GEMM values equal a chain of warp-level mma instructions over K, and the
 // ieee_sequential model equals a plain fp32 FMA loop.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
@@ -51,6 +52,68 @@ TEST_CASE("gemm_values_f16_chain_of_instructions", "[functional]") {
         acc = numerics::mma_dot(FloatFormat::FP16, x.data(), y.data(), 16, acc, r.model);
       }
       CHECK(d[i * r.n + j] == acc);
+    }
+}
+
+// A 2:4 b (every group two nonzeros, the others zero) under h100: each mma.sp k32 is one
+// dot product of the 16 kept products (b's nonzeros, in increasing k), chained over the
+// instructions of a split (the K residue padded with zeros, whose groups keep no product),
+// and the two splits' fp32 partials added to nearest.
+TEST_CASE("gemm_values_sparse_b_kept_products_split_k_and_residue", "[functional]") {
+  GemmValuesRequest r;
+  r.m = 3;
+  r.n = 4;
+  r.k = 104;  // split 64 + 40: instructions 32 + 32, then 32 + 8 (padded)
+  r.k_per_instruction = 32;
+  r.k_per_split = 64;
+  r.model = numerics::accumulation_preset("h100");
+  r.sparse_b = sparse::NmPattern{2, 4};
+  const auto a = random_fp16(r.m * r.k, 5);
+  auto b = random_fp16(r.n * r.k, 6);
+  for (std::int64_t j = 0; j < r.n; ++j)
+    for (std::int64_t g = 0; g < r.k / 4; ++g) {
+      const int keep0 = int((j + g) % 3), keep1 = keep0 + 1 + int(g % (3 - keep0));
+      for (int p = 0; p < 4; ++p)
+        if (p != keep0 && p != keep1) b[std::size_t(j * r.k + g * 4 + p)] = 0;
+    }
+  const auto d = gemm_values(r, a, b);
+  for (int i = 0; i < r.m; ++i)
+    for (int j = 0; j < r.n; ++j) {
+      float part[2] = {0, 0};
+      for (int s = 0; s < 2; ++s) {
+        std::uint32_t acc = 0;
+        const int s0 = s * 64, s1 = std::min<int>(int(r.k), s0 + 64);
+        for (int k0 = s0; k0 < s1; k0 += 32) {
+          std::vector<std::uint32_t> x, y;
+          for (int k = k0; k < std::min(s1, k0 + 32); ++k)
+            if (b[std::size_t(j * r.k + k)] != 0) {
+              x.push_back(a[std::size_t(i * r.k + k)]);
+              y.push_back(b[std::size_t(j * r.k + k)]);
+            }
+          acc =
+              numerics::mma_dot(FloatFormat::FP16, x.data(), y.data(), int(x.size()), acc, r.model);
+        }
+        part[s] = f32(acc);
+      }
+      CHECK(f32(d[std::size_t(i * r.n + j)]) == part[0] + part[1]);
+    }
+  // Positions, not products: under a100 (sparse_blocks_by_position) the same call must
+  // equal the dense chain over the positions (pruned ones zero), blocks of 8 positions.
+  r.model = numerics::accumulation_preset("a100");
+  r.k_per_split = 0;
+  const auto dp = gemm_values(r, a, b);
+  for (int i = 0; i < r.m; ++i)
+    for (int j = 0; j < r.n; ++j) {
+      std::uint32_t acc = 0;
+      for (int k0 = 0; k0 < r.k; k0 += 32) {
+        std::vector<std::uint32_t> x(32, 0), y(32, 0);
+        for (int t = 0; t < 32 && k0 + t < r.k; ++t) {
+          x[t] = a[std::size_t(i * r.k + k0 + t)];
+          y[t] = b[std::size_t(j * r.k + k0 + t)];
+        }
+        acc = numerics::mma_dot(FloatFormat::FP16, x.data(), y.data(), 32, acc, r.model);
+      }
+      CHECK(dp[std::size_t(i * r.n + j)] == acc);
     }
 }
 

@@ -83,11 +83,14 @@ int main(int argc, char** argv) {
         search = true;
       else if (a == "--per-category" && more)
         per_category = std::stoi(argv[++i]);
-      else if (a == "--keep" && more)
+      else if (a == "--keep" && more) {
         keep = std::stoi(argv[++i]);
-      else if (a == "--keep-bytes" && more)
-        keep_bytes = std::stoull(argv[++i]);
-      else if (a.rfind("--", 0) != 0 && capture.empty())
+        if (keep < 1) return usage();
+      } else if (a == "--keep-bytes" && more) {
+        const long long b = std::stoll(argv[++i]);
+        if (b <= 0) return usage();
+        keep_bytes = std::size_t(b);
+      } else if (a.rfind("--", 0) != 0 && capture.empty())
         capture = a;
       else
         return usage();
@@ -108,7 +111,7 @@ int main(int argc, char** argv) {
       std::cout << "SYNTHETIC capture (D from the model under "
                 << c.header.value("d_from_model", "?") << "), not a measurement\n";
     if (keep != -1) {
-      if (out.empty() || keep < 1) return usage();
+      if (out.empty() || !only.empty()) return usage();
       const Capture s = subset_capture(c, keep, keep_bytes);
       write_capture(out, s);
       std::size_t records = 0;
