@@ -21,22 +21,21 @@ struct Wide {
   bool negative = false;
   Uint128 magnitude = 0;
   int exponent = 0;
-  bool has_unit = false;  // a term (UnpackedFloat::unit_exponent), not a partial sum
-  int unit_exponent = 0;
+  int unit_exponent = 0;  // a term's (UnpackedFloat::unit_exponent)
 };
 
 Wide to_wide(const UnpackedFloat& u) {
   if (u.cls != FloatClass::Finite) return {};
-  return {u.negative, u.significand, u.exponent, true, u.unit_exponent};
+  return {u.negative, u.significand, u.exponent, u.unit_exponent};
 }
 
 // The highest bit of the alignment window this term asks for: its leading one bit, or with
-// align_on_exponents the upper of the two integer bits above its exponent (a partial sum of
-// the renormalising chain has no exponent of its own: its leading bit).
+// align_on_exponents the upper of the two integer bits above its exponent. (The
+// renormalising chain's partial sums have no exponent of their own; validate() keeps that
+// chain to leading-bit alignment.)
 int window_top(const Wide& t, bool align_on_exponents) {
   const int lead = t.exponent + bit_width(t.magnitude) - 1;
-  if (!align_on_exponents || !t.has_unit) return lead;
-  return std::max(lead, t.unit_exponent + 1);
+  return align_on_exponents ? std::max(lead, t.unit_exponent + 1) : lead;
 }
 
 cpp_int to_cpp_int(Uint128 x) {

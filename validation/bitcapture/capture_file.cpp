@@ -110,10 +110,6 @@ Capture read_capture(const std::string& path) {
   return c;
 }
 
-}  // namespace stcsim::validation::bits
-
-namespace stcsim::validation::bits {
-
 Capture subset_capture(const Capture& c, int per_category, std::size_t max_group_bytes) {
   if (per_category < 1) throw std::invalid_argument("subset_capture: per_category must be >= 1");
   Capture out;
