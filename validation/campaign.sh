@@ -104,7 +104,7 @@ step() {
 }
 
 # ---- plan ----
-plan="env 20 | binaries (use carried, else build) 240 | smoke 60 | bitcapture 45 | ubench 90 | suite_vendor 90 | suite_ours 130 | pytorch 90 | suite_bsr 130 | suite_csr 170 | ncu 30"
+plan="env 20 | binaries (use carried, else build) 240 | smoke 60 | bitcapture 45 | ubench 90 | suite_real 200 | suite_vendor 90 | suite_ours 130 | pytorch 90 | suite_bsr 130 | suite_csr 170 | ncu 30"
 say "plan (seconds, each capped by the budget left): $plan"
 say "budget ${budget}s; output $out (at most 8 files); dry run: $dry"
 
@@ -213,22 +213,33 @@ fi
 # family. On the H200 (2026-11-26) one 180 s run of every family reached only our dense,
 # 2:4 and half the BSR kernels, never the vendor libraries: so the vendor libraries first,
 # then our dense and 2:4, PyTorch, BSR, CSR (the slowest, 42 entries, about 160 s).
-suite_step() {  # NAME TIMEOUT FAMILIES: the families of FAMILIES that the smoke step kept
-  local name=$1 limit=$2 fams="" f
+# suite_step NAME TIMEOUT FAMILIES FILE WHAT...: the families of FAMILIES that the smoke
+# step kept, over WHAT (--suite issue7 or --trace FILE, with a --label), into work/FILE.
+suite_step() {
+  local name=$1 limit=$2 fams="" f file=$work/$4
   for f in ${3//,/ }; do [[ ",$kernels," == *",$f,"* ]] && fams+=${fams:+,}$f; done
+  shift 4
   if [ -z "$fams" ]; then table+=("$name|no kernels left|0|"); return; fi
   note="kernels: $fams"
-  step "$name" "$limit" "$bin/stcsim_validate_gpu" --suite issue7 --kernels "$fams" --runs 20 \
-    --energy-ms 100 --gemm-timeout 60 --label issue7 --out "$work/measurements.json"
+  step "$name" "$limit" "$bin/stcsim_validate_gpu" "$@" --kernels "$fams" --runs 20 \
+    --energy-ms 100 --gemm-timeout 60 --out "$file"
   # A killed run keeps its parts: rebuild the file from them.
-  [ -d "$work/measurements.json.parts" ] &&
-    "$bin/stcsim_validate_gpu" --merge-only --out "$work/measurements.json" >> "$log" 2>&1
+  [ -d "$file.parts" ] && "$bin/stcsim_validate_gpu" --merge-only --out "$file" >> "$log" 2>&1
 }
+issue7=(--suite issue7 --label issue7)
+# The tensor-core layers of three real-weight models at batch 8 (make_trace.sh there); the
+# file stays in campaign_files.tar.gz (OUTDIR holds 8 files already).
+real_trace=$root/validation/real_layers/real_models_b8.trace
+real=(--trace "$real_trace" --label real_layers)
 if [ "$gpu" = yes ]; then
   [ -x "$bin/stcsim_ubench" ] && step ubench 90 "$bin/stcsim_ubench" --out "$work/ubench.json"
   if [ "$kernels" != none ]; then
-    suite_step suite_vendor 90 cublas,cublaslt,cusparselt
-    suite_step suite_ours 130 dense,sp24
+    # The real layers first: the issue7 suite was measured whole on the H200 (2026-11-26),
+    # these never were (one family a process: 44 GEMMs, about a second each).
+    [ -f "$real_trace" ] &&
+      suite_step suite_real 200 dense,sp24,cublas,cusparselt real_layers.json "${real[@]}"
+    suite_step suite_vendor 90 cublas,cublaslt,cusparselt measurements.json "${issue7[@]}"
+    suite_step suite_ours 130 dense,sp24 measurements.json "${issue7[@]}"
   fi
   if [ -f "$root/validation/pytorch/baselines.py" ]; then
     note="torch_linear, semi-structured (CUTLASS, cuSPARSELt), BSR 32x32"
@@ -239,8 +250,8 @@ if [ "$gpu" = yes ]; then
       --runs 10 --warmup 2 --family-timeout 30
   fi
   if [ "$kernels" != none ]; then
-    suite_step suite_bsr 130 bsr
-    suite_step suite_csr 170 csr
+    suite_step suite_bsr 130 bsr measurements.json "${issue7[@]}"
+    suite_step suite_csr 170 csr measurements.json "${issue7[@]}"
   fi
   if command -v ncu > /dev/null; then
     note="gpu__time_duration of our kernels, to cross-check time_us"
@@ -262,8 +273,8 @@ summary=$out/summary.txt
     IFS='|' read -r a b c d <<< "$row"
     printf '%-12s %-26s %6s  %s\n' "$a" "$b" "$c" "$d"
   done
-  for f in measurements.json smoke.json; do
-    [ -f "$out/$f" ] && "$PYTHON" - "$out/$f" <<'PY'
+  for f in "$out/measurements.json" "$out/smoke.json" "$work/real_layers.json"; do
+    [ -f "$f" ] && "$PYTHON" - "$f" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 g, s = doc.get("gemms", []), doc.get("skipped", [])

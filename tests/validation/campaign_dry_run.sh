@@ -28,6 +28,10 @@ grep -q "^bitcapture  *ok" "$cur/summary.txt" || fail "A: bitcapture step"
 head -1 "$cur/bitcapture.bits" | grep -q stcsim-bitcapture/1 || fail "A: bitcapture.bits schema"
 # The plan (with its budget) lists the capture right after the smoke step.
 grep -q "smoke 60 | bitcapture 45 |" "$tmp/a.out" || fail "A: bitcapture not planned after smoke"
+grep -q "^suite_real  *ok .*kernels: dense,sp24,cublas,cusparselt$" "$cur/summary.txt" || fail "A: real-layer step"
+grep -q "^real_layers.json: 8 measured" "$cur/summary.txt" || fail "A: real layers not summarised"
+tar -tzf "$cur/campaign_files.tar.gz" | grep -q "work/real_layers.json$" || fail "A: real layers not packed"
+grep -q "real_models_b8.trace" "$cur/summary.txt" "$tmp/a.out" || fail "A: real layers not run over the trace"
 grep -q "^suite_vendor  *ok .*kernels: cublas,cublaslt,cusparselt" "$cur/summary.txt" || fail "A: vendor suite step"
 grep -q "^suite_ours  *ok .*kernels: dense,sp24$" "$cur/summary.txt" || fail "A: our suite step"
 grep -q "^suite_bsr  *no kernels left" "$cur/summary.txt" || fail "A: the dropped bsr family ran"
@@ -40,7 +44,7 @@ grep -q stcsim_bsr "$cur/measurements.json" && fail "A: dropped kernel measured"
 tar -tzf "$cur/campaign_files.tar.gz" | grep -q "work/suite_vendor.log" || fail "A: logs not packed"
 files_ok "$cur"
 # The table is the last thing printed.
-tail -n 40 "$tmp/a.out" | grep -q "^step  *status" || fail "A: table not last"
+tail -n 60 "$tmp/a.out" | grep -q "^step  *status" || fail "A: table not last"
 
 # B
 cur=$tmp/b
