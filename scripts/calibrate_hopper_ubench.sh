@@ -11,6 +11,10 @@
 #                                           the L2 chase over both is left out of the fit,
 #                                           its out-of-sample check
 #   l2.slice_bytes_per_cycle              <- the L2 read bandwidth (h200: its own L2)
+#   dram.latency_ns                       <- the DRAM chase of the evening's mended
+#                                           microbenchmarks (ubench_cpasync_fixed_*); the
+#                                           cp.async sweep from DRAM is its out-of-sample
+#                                           check
 # Left out: the figures the README of that folder calls invalid (ld.shared / ldmatrix
 # throughputs, whose loads were hoisted; the DRAM chase, an L2 hit after its first
 # repetition) and those no parameter here moves (DRAM and copy bandwidths, wgmma
@@ -23,12 +27,14 @@ stcsim="${STCSIM:-$here/build/bin/stcsim}"
 out="${1:-/tmp/hopper_ubench_fit}"
 data="$(mktemp -d)"
 trap 'rm -rf "$data"' EXIT
-src=$(ls "$here"/validation/measurements/nvidia_h200/ubench_*.json | head -1)
+src=$(ls "$here"/validation/measurements/nvidia_h200/ubench_2026*.json | head -1)
+fixed=$(ls "$here"/validation/measurements/nvidia_h200/ubench_cpasync_fixed_*.json | head -1)
 # Three fits, each on the figures that pin its parameters: the tensor core (three
 # parameters, eight figures: the leave-one-out error is meaningful), the two chases and
 # the L2 read bandwidth (each figure pinning its own parameter, so no leave-one-out).
-sub() {  # NAME PREDICATE: DATA/NAME.json holds the ubench figures the Python predicate keeps
-  /usr/bin/python3 - "$src" "$data/$1.json" "$2" <<'PY'
+sub() {  # NAME PREDICATE [FILE]: DATA/NAME.json holds the figures of FILE (default: the
+         # morning's ubench file) that the Python predicate keeps
+  /usr/bin/python3 - "${3:-$src}" "$data/$1.json" "$2" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 doc["results"] = [r for r in doc["results"] if eval(sys.argv[3], {"r": r})]
@@ -41,6 +47,8 @@ sub tensor '(r["name"] in ("mma_sync_m16n8k16_f16_f32", "mma_sp_ordered_m16n8k32
 sub chases 'r["name"] in ("l1_latency", "l2_latency_near", "l2_latency_far")'
 sub l2chase 'r["name"] == "l2_latency"'
 sub l2read 'r["name"] == "l2_read" and r["metric"] == "throughput"'
+sub dramchase 'r["name"] == "dram_latency"' "$fixed"
+sub dramcopies 'r["name"].startswith("cp_async_16B_dram_inflight")' "$fixed"
 "$stcsim" calibrate --measurements "$data/tensor.json" --arch h200 \
   --params tensor_core.fp16_ii_cycles=4:10,tensor_core.operand_b_bytes_per_cycle=32:256,tensor_core.wgmma_drain_cycles=16:120 \
   -p gpu.measured_clock_mhz=1980 --max-evals 60 --out "$out/tensor_core" -j 2
@@ -55,3 +63,10 @@ sub l2read 'r["name"] == "l2_read" and r["metric"] == "throughput"'
 "$stcsim" calibrate --measurements "$data/l2read.json" --arch h200 \
   --params l2.slice_bytes_per_cycle=20:64 \
   -p gpu.measured_clock_mhz=1980 --max-evals 40 --no-loo --out "$out/l2_bandwidth" -j 2
+# The DRAM latency from the mended chase; out of sample, the cp.async sweep from DRAM
+# (1 to 16 copies per thread in flight), whose shallow end Little's law ties to it.
+"$stcsim" calibrate --measurements "$data/dramchase.json" --arch h200 \
+  --params dram.latency_ns=60:300 \
+  -p gpu.measured_clock_mhz=1980 --max-evals 40 --no-loo --out "$out/dram_latency" -j 2
+"$stcsim" validate --measurements "$data/dramcopies.json" --arch h200 \
+  -p gpu.measured_clock_mhz=1980 --out "$out/dram_copies_check"
