@@ -8,6 +8,16 @@
 
 namespace stcsim::validation {
 
+// The parts of the mainloop. A GEMM runs them all; the mainloop-anatomy microbenchmark
+// (validation/ubench/mainloop_bench.cu) times the same loop with parts left out, to tell
+// where an Ampere-style kernel's time goes on a given GPU. Without kCopy the prologue
+// still fills the first S-1 stages (real operands in shared memory) and the loop loads
+// nothing more; without kBarrier no wait or barrier per k-tile (only meaningful without
+// kCopy); without kFragments the fragments of the first k-sub are loaded once and reused;
+// without kMma the fragments are folded into the accumulators by XOR so that their loads
+// stay live.
+enum MainloopPart : unsigned { kCopy = 1, kBarrier = 2, kFragments = 4, kMma = 8, kAllParts = 15 };
+
 template <int CM, int CN, int CK, int WM, int WN, int S>
 struct DenseMainloop {
   static constexpr int kThreads = (CM / WM) * (CN / WN) * 32;
@@ -19,8 +29,8 @@ struct DenseMainloop {
                 "tile shape");
 
   // Source: a(kt) / b(kt) give the global start of k-tile kt's A and B tiles, with row
-  // strides lda_bytes / ldb_bytes.
-  template <typename Source>
+  // strides lda_bytes / ldb_bytes. P: the parts run (MainloopPart bits).
+  template <unsigned P = kAllParts, typename Source>
   __device__ static void run(char* smem, int ktiles, const Source& src, float (&acc)[kMI][kNI][4],
                              int wm0, int wn0) {
     const std::uint32_t base = smem_addr(smem);
@@ -30,39 +40,63 @@ struct DenseMainloop {
       load_tile_async<CM, kRowBytes, kThreads>(st, src.a(kt), src.lda_bytes);
       load_tile_async<CN, kRowBytes, kThreads>(st + kABytes, src.b(kt), src.ldb_bytes);
     };
+    // One k-sub's fragments of the warp: A (kMI ldmatrix.x4) and B (kNI / 2 ldmatrix.x4).
+    auto fragments = [&](std::uint32_t sa, std::uint32_t sb, int ks, std::uint32_t(&af)[kMI][4],
+                         std::uint32_t(&bf)[kNI][2]) {
+#pragma unroll
+      for (int i = 0; i < kMI; ++i) {
+        ldmatrix_x4(af[i], sa + swizzled_offset(a_ldm_row(lane, wm0, i), a_ldm_chunk(lane, ks),
+                                                kRowBytes, CM));
+      }
+#pragma unroll
+      for (int j = 0; j < kNI; j += 2) {  // tiles j and j+1
+        std::uint32_t r[4];
+        ldmatrix_x4(r, sb + swizzled_offset(b16_ldm_row(lane, wn0, j), b16_ldm_chunk(lane, ks),
+                                            kRowBytes, CN));
+        bf[j][0] = r[0];
+        bf[j][1] = r[1];
+        bf[j + 1][0] = r[2];
+        bf[j + 1][1] = r[3];
+      }
+    };
 #pragma unroll
     for (int s = 0; s < S - 1; ++s) {
       if (s < ktiles) load(s);
       cp_async_commit();
     }
+    std::uint32_t af[kMI][4], bf[kNI][2];
+    if constexpr (!(P & kFragments) || !(P & kBarrier)) {  // the prologue's stages, once
+      cp_async_wait<0>();
+      __syncthreads();
+    }
+    if constexpr (!(P & kFragments)) fragments(base, base + kABytes, 0, af, bf);
     for (int kt = 0; kt < ktiles; ++kt) {
-      cp_async_wait<S - 2>();
-      __syncthreads();  // stage kt landed for every thread; stage kt-1 is free again
-      if (kt + S - 1 < ktiles) load(kt + S - 1);
-      cp_async_commit();
+      if constexpr ((P & kBarrier) != 0) {
+        cp_async_wait<S - 2>();
+        __syncthreads();  // stage kt landed for every thread; stage kt-1 is free again
+      }
+      if constexpr ((P & kCopy) != 0) {
+        if (kt + S - 1 < ktiles) load(kt + S - 1);
+        cp_async_commit();
+      }
       const std::uint32_t sa = base + (kt % S) * kStageBytes, sb = sa + kABytes;
 #pragma unroll
       for (int ks = 0; ks < CK / 16; ++ks) {
-        std::uint32_t af[kMI][4], bf[kNI][2];
+        if constexpr ((P & kFragments) != 0) fragments(sa, sb, ks, af, bf);
+        if constexpr ((P & kMma) != 0) {
 #pragma unroll
-        for (int i = 0; i < kMI; ++i) {
-          ldmatrix_x4(af[i], sa + swizzled_offset(a_ldm_row(lane, wm0, i), a_ldm_chunk(lane, ks),
-                                                  kRowBytes, CM));
+          for (int i = 0; i < kMI; ++i)
+#pragma unroll
+            for (int j = 0; j < kNI; ++j) mma_m16n8k16(acc[i][j], af[i], bf[j][0], bf[j][1]);
+        } else {  // every fragment register once per k-sub, so no load is dead
+#pragma unroll
+          for (int i = 0; i < kMI; ++i)
+            acc[i][0][0] = __uint_as_float(__float_as_uint(acc[i][0][0]) ^ af[i][0] ^ af[i][1] ^
+                                           af[i][2] ^ af[i][3]);
+#pragma unroll
+          for (int j = 0; j < kNI; ++j)
+            acc[0][j][1] = __uint_as_float(__float_as_uint(acc[0][j][1]) ^ bf[j][0] ^ bf[j][1]);
         }
-#pragma unroll
-        for (int j = 0; j < kNI; j += 2) {  // tiles j and j+1
-          std::uint32_t r[4];
-          ldmatrix_x4(r, sb + swizzled_offset(b16_ldm_row(lane, wn0, j), b16_ldm_chunk(lane, ks),
-                                              kRowBytes, CN));
-          bf[j][0] = r[0];
-          bf[j][1] = r[1];
-          bf[j + 1][0] = r[2];
-          bf[j + 1][1] = r[3];
-        }
-#pragma unroll
-        for (int i = 0; i < kMI; ++i)
-#pragma unroll
-          for (int j = 0; j < kNI; ++j) mma_m16n8k16(acc[i][j], af[i], bf[j][0], bf[j][1]);
       }
     }
     cp_async_wait<0>();

@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::vector<Bench> benches = mma_benches();
-  for (auto* group : {&wgmma_benches, &memory_benches})
+  for (auto* group : {&wgmma_benches, &memory_benches, &mainloop_benches})
     for (Bench& b : (*group)()) benches.push_back(b);
   const std::string scratch =
       (std::filesystem::temp_directory_path() / ("stcsim_ubench_" + std::to_string(::getpid())))

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "validation/harness/cuda_check.h"
+#include "validation/ubench/device_util.h"
 #include "validation/ubench/ubench.h"
 
 namespace stcsim::ubench {
@@ -222,30 +223,6 @@ std::vector<Result> run_smem(const Device& dev, const char* name, double bytes_p
       r.samples.push_back(bytes_per_warp_op * 32 * iters / double(c));
   }
   return {r};
-}
-
-struct DeviceBuffer {
-  void* p = nullptr;
-  explicit DeviceBuffer(std::size_t bytes) {
-    CUDA_CHECK(cudaMalloc(&p, bytes));
-    CUDA_CHECK(cudaMemset(p, 0x3C, bytes));
-  }
-  ~DeviceBuffer() { cudaFree(p); }
-};
-
-double event_us(const std::function<void()>& f) {
-  cudaEvent_t a, b;
-  CUDA_CHECK(cudaEventCreate(&a));
-  CUDA_CHECK(cudaEventCreate(&b));
-  CUDA_CHECK(cudaEventRecord(a));
-  f();
-  CUDA_CHECK(cudaEventRecord(b));
-  CUDA_CHECK(cudaEventSynchronize(b));
-  float ms = 0;
-  CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  return ms * 1000.0;
 }
 
 std::vector<Result> run_copy_engines(const Device& dev) {

@@ -37,9 +37,11 @@ struct Bench {
   std::function<std::vector<Result>(const Device&)> run;  // throws on CUDA errors
 };
 
-// Each group registers its benchmarks (mma_bench.cu, wgmma_bench.cu, memory_bench.cu).
+// Each group registers its benchmarks (mma_bench.cu, wgmma_bench.cu, memory_bench.cu,
+// mainloop_bench.cu).
 std::vector<Bench> mma_benches();
 std::vector<Bench> wgmma_benches();
 std::vector<Bench> memory_benches();
+std::vector<Bench> mainloop_benches();
 
 }  // namespace stcsim::ubench

@@ -1,0 +1,144 @@
+// Mainloop anatomy (issues 13, 14): the validation harness's dense kernel
+// (validation/cuda/dense_kernel.cuh: cp.async stages, one barrier per k-tile, ldmatrix.x4
+// fragments, mma.sync m16n8k16) timed whole and with parts of its mainloop left out, at
+// every compiled tile, on 4096^3. On the H200 the kernel reaches 40-56% of the mma.sync
+// rate whatever the tile (1,090-1,530 flop/clk/SM), where the simulator predicts 30-83%
+// depending on it; the differences between variants say which part holds it back: the
+// global copies (full against no_copy), the barriers (no_copy against
+// no_copy_no_barrier), the fragment loads (against mma_only), or mma.sync issue itself
+// (mma_only against the mma_sync ubench's 2,726). no_mma times the memory side alone.
+// Operands are random f16 in [-1, 1]; every variant's figure counts the whole GEMM's
+// flops, so they compare as times. No model counterpart (`stcsim ubench` does not run
+// partial kernels): these figures are diagnostics for the GPU, not checks of the model.
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "validation/cuda/dense_kernel.cuh"
+#include "validation/ubench/device_util.h"
+#include "validation/ubench/ubench.h"
+
+namespace stcsim::ubench {
+namespace {
+
+using validation::GemmBuffers;
+using validation::GemmKernel;
+using validation::GemmLaunch;
+using validation::KernelTile;
+
+__global__ void fill_random_f16(__half* p, std::size_t n, std::uint32_t seed) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    std::uint32_t h = std::uint32_t(i) * 0x9E3779B1u ^ seed;  // a hash, not a generator
+    h ^= h >> 15;
+    h *= 0x2C1B3C6Du;
+    h ^= h >> 12;
+    p[i] = __float2half(float(h >> 8) * (2.0f / 16777216.0f) - 1.0f);
+  }
+}
+
+struct Variant {
+  const char* name;
+  unsigned parts;
+  const char* what;
+};
+constexpr Variant kVariants[] = {
+    {"full", validation::kAllParts, "the whole kernel, as the harness times it"},
+    {"no_copy", validation::kBarrier | validation::kFragments | validation::kMma,
+     "no global->shared copies after the prologue's stages"},
+    {"no_copy_no_barrier", validation::kFragments | validation::kMma,
+     "no copies, no wait or barrier per k-tile"},
+    {"mma_only", validation::kMma, "mma.sync alone on one k-sub's fragments"},
+    {"no_mma", validation::kCopy | validation::kBarrier | validation::kFragments,
+     "copies, barriers and fragment loads, no mma.sync"},
+};
+
+// Per-launch time of one variant, microseconds: one launch to warm up, then 5 back to back.
+template <int CM, int CN, int CK, int WM, int WN, int S, unsigned P>
+double launch_us(const GemmLaunch& g, const GemmBuffers& b) {
+  using Instance = validation::KernelInstance<validation::dense_gemm<CM, CN, CK, WM, WN, S, P>,
+                                              GemmKernel::Dense, CM, CN, CK, WM, WN, S>;
+  CUDA_CHECK(Instance::launch(g, b, nullptr));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  constexpr int kLaunches = 5;
+  return event_us([&] {
+           for (int i = 0; i < kLaunches; ++i) CUDA_CHECK(Instance::launch(g, b, nullptr));
+         }) /
+         kLaunches;
+}
+
+template <int CM, int CN, int CK, int WM, int WN, int S>
+double variant_us(int v, const GemmLaunch& g, const GemmBuffers& b) {
+  switch (kVariants[v].parts) {
+    case validation::kAllParts:
+      return launch_us<CM, CN, CK, WM, WN, S, validation::kAllParts>(g, b);
+    case validation::kBarrier | validation::kFragments | validation::kMma:
+      return launch_us<CM, CN, CK, WM, WN, S,
+                       validation::kBarrier | validation::kFragments | validation::kMma>(g, b);
+    case validation::kFragments | validation::kMma:
+      return launch_us<CM, CN, CK, WM, WN, S, validation::kFragments | validation::kMma>(g, b);
+    case validation::kMma:
+      return launch_us<CM, CN, CK, WM, WN, S, validation::kMma>(g, b);
+    default:
+      return launch_us<CM, CN, CK, WM, WN, S,
+                       validation::kCopy | validation::kBarrier | validation::kFragments>(g, b);
+  }
+}
+
+constexpr int kSize = 4096;  // M = N = K
+
+// The five variants at one tile, 5 samples each.
+template <int CM, int CN, int CK, int WM, int WN, int S>
+void time_tile(const GemmBuffers& buf, std::vector<Result>& out) {
+  const std::string tile = std::to_string(CM) + "x" + std::to_string(CN) + "x" +
+                           std::to_string(CK) + "_" + std::to_string(WM) + "x" +
+                           std::to_string(WN) + "_s" + std::to_string(S);
+  GemmLaunch g;
+  g.kind = GemmKernel::Dense;
+  g.tile = KernelTile{CM, CN, CK, WM, WN, S};
+  g.m = g.n = g.k = kSize;
+  g.swizzle = 8;
+  const double flops = 2.0 * kSize * double(kSize) * kSize;
+  for (int v = 0; v < int(std::size(kVariants)); ++v) {
+    Result r{"mainloop_dense_" + tile + "_" + kVariants[v].name, "throughput", "TFLOP/s",
+             std::string("4096^3 dense kernel, ") + kVariants[v].what +
+                 " (the whole GEMM's flops over the time; CUDA events, 5 launches a sample)"};
+    r.params = {{"tile", tile},
+                {"variant", kVariants[v].name},
+                {"parts", kVariants[v].parts},
+                {"m", kSize},
+                {"n", kSize},
+                {"k", kSize},
+                {"swizzle", 8}};
+    for (int rep = 0; rep < 5; ++rep)
+      r.samples.push_back(flops / variant_us<CM, CN, CK, WM, WN, S>(v, g, buf) * 1e-6);
+    out.push_back(r);
+  }
+}
+
+std::vector<Result> run_anatomy(const Device& dev) {
+  const std::size_t elems = std::size_t(kSize) * kSize;
+  DeviceBuffer a(elems * 2), b(elems * 2), d(elems * 4);
+  fill_random_f16<<<4 * dev.sm_count, 256>>>(static_cast<__half*>(a.p), elems, 1u);
+  fill_random_f16<<<4 * dev.sm_count, 256>>>(static_cast<__half*>(b.p), elems, 2u);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+  GemmBuffers buf;
+  buf.a = a.p;
+  buf.b = b.p;
+  buf.d = d.p;
+  std::vector<Result> out;
+#define X(cm, cn, ck, wm, wn, st) time_tile<cm, cn, ck, wm, wn, st>(buf, out);
+  STCSIM_VALIDATION_TILES(X)
+#undef X
+  return out;
+}
+
+}  // namespace
+
+std::vector<Bench> mainloop_benches() { return {{"mainloop_anatomy", false, run_anatomy}}; }
+
+}  // namespace stcsim::ubench
