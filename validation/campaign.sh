@@ -104,7 +104,7 @@ step() {
 }
 
 # ---- plan ----
-plan="env 20 | binaries (use carried, else build) 240 | smoke 60 | bitcapture 45 | ubench 90 | suite_real 200 | suite_vendor 90 | suite_ours 130 | pytorch 90 | suite_bsr 130 | suite_csr 170 | ncu 30"
+plan="env 20 | binaries (use carried, else build) 240 | smoke 60 | bitcapture 45 | ubench 90 | suite_real 200 | suite_vendor 90 | suite_ours 130 | energy 90 | pytorch 90 | suite_bsr 130 | suite_csr 170 | ncu 30"
 say "plan (seconds, each capped by the budget left): $plan"
 say "budget ${budget}s; output $out (at most 8 files); dry run: $dry"
 
@@ -214,7 +214,8 @@ fi
 # 2:4 and half the BSR kernels, never the vendor libraries: so the vendor libraries first,
 # then our dense and 2:4, PyTorch, BSR, CSR (the slowest, 42 entries, about 160 s).
 # suite_step NAME TIMEOUT FAMILIES FILE WHAT...: the families of FAMILIES that the smoke
-# step kept, over WHAT (--suite issue7 or --trace FILE, with a --label), into work/FILE.
+# step kept, over WHAT (--suite issue7, --trace FILE or --gemm ..., with a --label), into
+# work/FILE; energy_ms (default 100) is the harness's --energy-ms.
 suite_step() {
   local name=$1 limit=$2 fams="" f file=$work/$4
   for f in ${3//,/ }; do [[ ",$kernels," == *",$f,"* ]] && fams+=${fams:+,}$f; done
@@ -222,7 +223,7 @@ suite_step() {
   if [ -z "$fams" ]; then table+=("$name|no kernels left|0|"); return; fi
   note="kernels: $fams"
   step "$name" "$limit" "$bin/stcsim_validate_gpu" "$@" --kernels "$fams" --runs 20 \
-    --energy-ms 100 --gemm-timeout 60 --out "$file"
+    --energy-ms "${energy_ms:-100}" --gemm-timeout 60 --out "$file"
   # A killed run keeps its parts: rebuild the file from them.
   [ -d "$file.parts" ] && "$bin/stcsim_validate_gpu" --merge-only --out "$file" >> "$log" 2>&1
 }
@@ -240,6 +241,10 @@ if [ "$gpu" = yes ]; then
       suite_step suite_real 200 dense,sp24,cublas,cusparselt real_layers.json "${real[@]}"
     suite_step suite_vendor 90 cublas,cublaslt,cusparselt measurements.json "${issue7[@]}"
     suite_step suite_ours 130 dense,sp24 measurements.json "${issue7[@]}"
+    # Energy over 2 s stretches (20 steps of NVML's counter; the suites' 100 ms is one),
+    # with the clock sampled over each: the data a power model is fitted on.
+    energy_ms=2000 suite_step energy 90 dense,sp24,cublas,cusparselt energy.json \
+      --gemm 8192x8192x8192 --gemm 8192x11008x4096 --gemm 4096x4096x4096 --label energy
   fi
   if [ -f "$root/validation/pytorch/baselines.py" ]; then
     note="torch_linear, semi-structured (CUTLASS, cuSPARSELt), BSR 32x32"

@@ -28,6 +28,8 @@ grep -q "^bitcapture  *ok" "$cur/summary.txt" || fail "A: bitcapture step"
 head -1 "$cur/bitcapture.bits" | grep -q stcsim-bitcapture/1 || fail "A: bitcapture.bits schema"
 # The plan (with its budget) lists the capture right after the smoke step.
 grep -q "smoke 60 | bitcapture 45 |" "$tmp/a.out" || fail "A: bitcapture not planned after smoke"
+grep -q "^energy  *ok .*kernels: dense,sp24,cublas,cusparselt$" "$cur/summary.txt" || fail "A: energy step"
+tar -xzOf "$cur/campaign_files.tar.gz" work/campaign.log | grep -q "energy-ms 2000" || fail "A: energy step without 2 s stretches"
 grep -q "^suite_real  *ok .*kernels: dense,sp24,cublas,cusparselt$" "$cur/summary.txt" || fail "A: real-layer step"
 grep -q "^real_layers.json: 8 measured" "$cur/summary.txt" || fail "A: real layers not summarised"
 tar -tzf "$cur/campaign_files.tar.gz" | grep -q "work/real_layers.json$" || fail "A: real layers not packed"

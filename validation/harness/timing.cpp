@@ -189,6 +189,11 @@ KernelTiming time_kernel(const std::function<void(cudaStream_t)>& launch, cudaSt
     const auto since = [](clock::time_point a) {
       return std::chrono::duration<double, std::milli>(clock::now() - a).count();
     };
+    // The clock and power over the stretch too: at a sustained load near the power limit
+    // the clock can fall below the one the timed samples saw (H200, 2026-11-26: 8192^3
+    // launches came 1.5x slower over 2 s than timed).
+    ClockSampler stretch_sampler(nvml);
+    stretch_sampler.start();
     const auto t_begin = clock::now();
     const double give_up_ms = std::max(10 * s.energy_ms, 2000.0);
     unsigned long long e_prev = nvml.total_energy_mj(), e_a = 0, e_b = 0;
@@ -210,6 +215,11 @@ KernelTiming time_kernel(const std::function<void(cudaStream_t)>& launch, cudaSt
         break;
       }
     }
+    std::vector<double> stretch_mhz, stretch_w;
+    for (const auto& p : stretch_sampler.stop()) {
+      if (p.sm_mhz) stretch_mhz.push_back(p.sm_mhz);
+      if (p.power_mw) stretch_w.push_back(p.power_mw);
+    }
     if (e_b > e_a) {  // set only at a second step
       const double secs = std::chrono::duration<double>(t_b - t_a).count();
       const long long n = launches - launches_at_a;
@@ -219,6 +229,8 @@ KernelTiming time_kernel(const std::function<void(cudaStream_t)>& launch, cudaSt
                   {"average_w", double(e_b - e_a) * 1e-3 / secs},
                   {"mj_per_launch", double(e_b - e_a) / double(n)},
                   {"counter_steps", steps - 1},
+                  {"sm_clock_mhz", sample_summary(stretch_mhz, 1.0)},
+                  {"power_w", sample_summary(stretch_w, 1e-3)},
                   {"of",
                    "back-to-back warm launches, NVML total energy counter, from one "
                    "step of the counter to a later one"}};
