@@ -12,9 +12,10 @@
 #                                           its out-of-sample check
 #   l2.slice_bytes_per_cycle              <- the L2 read bandwidth (h200: its own L2)
 #   dram.latency_ns                       <- the DRAM chase of the evening's mended
-#                                           microbenchmarks (ubench_cpasync_fixed_*); the
-#                                           cp.async sweep from DRAM is its out-of-sample
-#                                           check
+#                                           microbenchmarks (the median of three calls:
+#                                           ubench_20261126T190235Z); the cp.async sweep
+#                                           from DRAM (ubench_cpasync_fixed_*) is its
+#                                           out-of-sample check
 # Left out: the figures the README of that folder calls invalid (ld.shared / ldmatrix
 # throughputs, whose loads were hoisted; the DRAM chase, an L2 hit after its first
 # repetition) and those no parameter here moves (DRAM and copy bandwidths, wgmma
@@ -27,8 +28,10 @@ stcsim="${STCSIM:-$here/build/bin/stcsim}"
 out="${1:-/tmp/hopper_ubench_fit}"
 data="$(mktemp -d)"
 trap 'rm -rf "$data"' EXIT
-src=$(ls "$here"/validation/measurements/nvidia_h200/ubench_2026*.json | head -1)
-fixed=$(ls "$here"/validation/measurements/nvidia_h200/ubench_cpasync_fixed_*.json | head -1)
+m="$here"/validation/measurements/nvidia_h200
+src=$m/ubench_20261126T041925Z.json     # the morning's microbenchmarks
+chase=$m/ubench_20261126T190235Z.json   # the evening's first call: the median DRAM chase
+fixed=$m/ubench_cpasync_fixed_20261126T191101Z.json  # the mended cp.async sweep
 # Three fits, each on the figures that pin its parameters: the tensor core (three
 # parameters, eight figures: the leave-one-out error is meaningful), the two chases and
 # the L2 read bandwidth (each figure pinning its own parameter, so no leave-one-out).
@@ -47,7 +50,7 @@ sub tensor '(r["name"] in ("mma_sync_m16n8k16_f16_f32", "mma_sp_ordered_m16n8k32
 sub chases 'r["name"] in ("l1_latency", "l2_latency_near", "l2_latency_far")'
 sub l2chase 'r["name"] == "l2_latency"'
 sub l2read 'r["name"] == "l2_read" and r["metric"] == "throughput"'
-sub dramchase 'r["name"] == "dram_latency"' "$fixed"
+sub dramchase 'r["name"] == "dram_latency"' "$chase"
 sub dramcopies 'r["name"].startswith("cp_async_16B_dram_inflight")' "$fixed"
 "$stcsim" calibrate --measurements "$data/tensor.json" --arch h200 \
   --params tensor_core.fp16_ii_cycles=4:10,tensor_core.operand_b_bytes_per_cycle=32:256,tensor_core.wgmma_drain_cycles=16:120 \
@@ -64,7 +67,8 @@ sub dramcopies 'r["name"].startswith("cp_async_16B_dram_inflight")' "$fixed"
   --params l2.slice_bytes_per_cycle=20:64 \
   -p gpu.measured_clock_mhz=1980 --max-evals 40 --no-loo --out "$out/l2_bandwidth" -j 2
 # The DRAM latency from the mended chase; out of sample, the cp.async sweep from DRAM
-# (1 to 16 copies per thread in flight), whose shallow end Little's law ties to it.
+# (1 to 16 copies per thread in flight), whose shallow end Little's law ties to it,
+# under the preset as committed (which carries the fitted value).
 "$stcsim" calibrate --measurements "$data/dramchase.json" --arch h200 \
   --params dram.latency_ns=60:300 \
   -p gpu.measured_clock_mhz=1980 --max-evals 40 --no-loo --out "$out/dram_latency" -j 2
