@@ -104,7 +104,7 @@ step() {
 }
 
 # ---- plan ----
-plan="env 20 | binaries (use carried, else build) 240 | smoke 60 | bitcapture 45 | ubench 90 | suite_real 200 | suite_vendor 90 | suite_ours 130 | energy 90 | pytorch 90 | suite_bsr 130 | suite_csr 170 | ncu 30"
+plan="env 20 | binaries (use carried, else build) 240 | smoke 60 | bitcapture 45 | ubench 90 | suite_real 200 | suite_vendor 90 | suite_ours 130 | energy 150 | pytorch 90 | suite_bsr 130 | suite_csr 170 | ncu 30"
 say "plan (seconds, each capped by the budget left): $plan"
 say "budget ${budget}s; output $out (at most 8 files); dry run: $dry"
 
@@ -208,6 +208,9 @@ if [ "$gpu" = yes ] && [ -x "$bin/stcsim_bitcapture" ]; then
 fi
 
 # ---- the suites, in order of value ----
+# Value as of the second H200 campaign (2026-11-26): PyTorch, BSR and CSR were measured in
+# full by the first, so they come last and a 540 s budget leaves them little or nothing;
+# the real layers and 2 s energy stretches had never been measured.
 # One harness run per group of kernel families, all into one measurements.json: the
 # harness skips the parts an earlier run wrote and re-assembles the file after every
 # family. On the H200 (2026-11-26) one 180 s run of every family reached only our dense,
@@ -243,7 +246,7 @@ if [ "$gpu" = yes ]; then
     suite_step suite_ours 130 dense,sp24 measurements.json "${issue7[@]}"
     # Energy over 2 s stretches (20 steps of NVML's counter; the suites' 100 ms is one),
     # with the clock sampled over each: the data a power model is fitted on.
-    energy_ms=2000 suite_step energy 90 dense,sp24,cublas,cusparselt energy.json \
+    energy_ms=2000 suite_step energy 150 dense,sp24,cublas,cusparselt energy.json \
       --gemm 8192x8192x8192 --gemm 8192x11008x4096 --gemm 4096x4096x4096 --label energy
   fi
   if [ -f "$root/validation/pytorch/baselines.py" ]; then

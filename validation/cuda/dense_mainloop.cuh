@@ -11,8 +11,8 @@ namespace stcsim::validation {
 // The parts of the mainloop. A GEMM runs them all; the mainloop-anatomy microbenchmark
 // (validation/ubench/mainloop_bench.cu) times the same loop with parts left out, to tell
 // where an Ampere-style kernel's time goes on a given GPU. Without kCopy the prologue
-// still fills the first S-1 stages (real operands in shared memory) and the loop loads
-// nothing more; without kBarrier no wait or barrier per k-tile (only meaningful without
+// fills all S stages (real operands in shared memory), waits for them, and the loop
+// loads nothing more; without kBarrier no wait or barrier per k-tile (only meaningful without
 // kCopy); without kFragments the fragments of the first k-sub are loaded once and reused;
 // without kMma the fragments are folded into the accumulators by XOR so that their loads
 // stay live.
@@ -59,13 +59,15 @@ struct DenseMainloop {
         bf[j + 1][1] = r[3];
       }
     };
+    // The copies run ahead by S-1 stages; without them every stage is filled once here.
+    constexpr int kPrologueStages = (P & kCopy) ? S - 1 : S;
 #pragma unroll
-    for (int s = 0; s < S - 1; ++s) {
+    for (int s = 0; s < kPrologueStages; ++s) {
       if (s < ktiles) load(s);
       cp_async_commit();
     }
     std::uint32_t af[kMI][4], bf[kNI][2];
-    if constexpr (!(P & kFragments) || !(P & kBarrier)) {  // the prologue's stages, once
+    if constexpr (!(P & kCopy) || !(P & kFragments) || !(P & kBarrier)) {  // the stages, once
       cp_async_wait<0>();
       __syncthreads();
     }

@@ -189,20 +189,25 @@ KernelTiming time_kernel(const std::function<void(cudaStream_t)>& launch, cudaSt
     const auto since = [](clock::time_point a) {
       return std::chrono::duration<double, std::milli>(clock::now() - a).count();
     };
-    // The clock and power over the stretch too: at a sustained load near the power limit
-    // the clock can fall below the one the timed samples saw (H200, 2026-11-26: 8192^3
-    // launches came 1.5x slower over 2 s than timed).
+    // Over the stretch also: the GPU's busy time (events around each batch: gaps between
+    // batches would put idle power into mj_per_launch) and the SM clock and power sampled
+    // (a clock that falls under the power limit slows every launch). H200, 2026-11-26:
+    // over 2 s stretches launches came 1.22-2.04x slower than timed, by a near constant
+    // 0.55-0.75 ms each, which a clock drop alone would not give.
     ClockSampler stretch_sampler(nvml);
-    stretch_sampler.start();
     const auto t_begin = clock::now();
     const double give_up_ms = std::max(10 * s.energy_ms, 2000.0);
     unsigned long long e_prev = nvml.total_energy_mj(), e_a = 0, e_b = 0;
     clock::time_point t_a{}, t_b{};
     long long launches = 0, launches_at_a = 0;
+    double busy_us = 0;  // within the stretch
     int steps = 0;
     while (since(t_begin) < give_up_ms) {
-      for (int i = 0; i < 8; ++i) warm.enqueue();
+      const double batch_us = ev.time(stream, [&] {
+        for (int i = 0; i < 8; ++i) warm.enqueue();
+      });
       launches += 8LL * r;
+      if (steps >= 1) busy_us += batch_us;
       CUDA_CHECK(cudaStreamSynchronize(stream));
       const unsigned long long e = nvml.total_energy_mj();
       if (e == e_prev) continue;
@@ -210,6 +215,7 @@ KernelTiming time_kernel(const std::function<void(cudaStream_t)>& launch, cudaSt
       ++steps;
       if (steps == 1) {  // the first step: the stretch starts here
         e_a = e, t_a = clock::now(), launches_at_a = launches;
+        stretch_sampler.start();
       } else if (since(t_a) >= s.energy_ms) {
         e_b = e, t_b = clock::now();
         break;
@@ -229,6 +235,7 @@ KernelTiming time_kernel(const std::function<void(cudaStream_t)>& launch, cudaSt
                   {"average_w", double(e_b - e_a) * 1e-3 / secs},
                   {"mj_per_launch", double(e_b - e_a) / double(n)},
                   {"counter_steps", steps - 1},
+                  {"gpu_busy_seconds", busy_us * 1e-6},
                   {"sm_clock_mhz", sample_summary(stretch_mhz, 1.0)},
                   {"power_w", sample_summary(stretch_w, 1e-3)},
                   {"of",

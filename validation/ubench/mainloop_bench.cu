@@ -1,10 +1,10 @@
 // Mainloop anatomy (issues 13, 14): the validation harness's dense kernel
 // (validation/cuda/dense_kernel.cuh: cp.async stages, one barrier per k-tile, ldmatrix.x4
 // fragments, mma.sync m16n8k16) timed whole and with parts of its mainloop left out, at
-// every compiled tile, on 4096^3. On the H200 the kernel reaches 40-56% of the mma.sync
-// rate whatever the tile (1,090-1,530 flop/clk/SM), where the simulator predicts 30-83%
-// depending on it; the differences between variants say which part holds it back: the
-// global copies (full against no_copy), the barriers (no_copy against
+// every compiled tile, on 4096^3, warm (back-to-back launches, no L2 flush). On the H200 the kernel
+// reaches 40-56% of the mma.sync rate whatever the tile (1,090-1,530 flop/clk/SM), where the
+// simulator predicts 30-83% depending on it; the differences between variants say which part holds
+// it back: the global copies (full against no_copy), the barriers (no_copy against
 // no_copy_no_barrier), the fragment loads (against mma_only), or mma.sync issue itself
 // (mma_only against the mma_sync ubench's 2,726). no_mma times the memory side alone.
 // Operands are random f16 in [-1, 1]; every variant's figure counts the whole GEMM's
@@ -46,7 +46,9 @@ struct Variant {
   const char* what;
 };
 constexpr Variant kVariants[] = {
-    {"full", validation::kAllParts, "the whole kernel, as the harness times it"},
+    {"full", validation::kAllParts,
+     "the whole kernel (warm back-to-back launches: the harness's cold, L2-flushed "
+     "launches of 256x128 took 1.4% longer)"},
     {"no_copy", validation::kBarrier | validation::kFragments | validation::kMma,
      "no global->shared copies after the prologue's stages"},
     {"no_copy_no_barrier", validation::kFragments | validation::kMma,

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <numeric>
 #include <random>
+#include <stdexcept>
 
 #include "validation/harness/cuda_check.h"
 #include "validation/ubench/device_util.h"
@@ -68,17 +69,20 @@ __global__ void smem_loop(int iters, long long* clocks, unsigned* sink) {
 }
 
 // `group` iterations (4 KiB each at 256 threads) are in flight before each wait_group 0.
-// The address arithmetic is an add and a compare a copy: a 64-bit remainder here (as
-// before 2026-11-26, evening) is a software routine of dependent instructions that, with
-// two warps a scheduler, capped the loop at about 10.8 B/clk/SM from DRAM and from L2
-// alike, under what our own GEMM kernels move through cp.async.
+// The address arithmetic is an add and a compare a copy. Until 2026-11-26 (evening) the
+// loop computed each source with a 64-bit remainder (a software routine of dependent
+// instructions) and wrote every copy to one 4 KiB slot; it then read about 10.8 B/clk/SM
+// from DRAM and from L2 alike, under what our own GEMM kernels move through cp.async.
+// Both were changed at once, so the gain (L2 at 64 KiB: 10.4 -> 32.5) is not split
+// between them; the remainder's dependent chain is the likelier cause.
+// The source stride (grid x 4 KiB) must not exceed src_bytes: one subtraction wraps it.
 __global__ void cp_async_loop(const char* src, long long src_bytes, int iters, int group,
                               long long* clocks) {
   __shared__ __align__(128) char buf[32768];
   __shared__ long long t0, t1;
   cta_clock_begin(t0, t1);
   // Eight 4 KiB slots in turn, as a GEMM's stages are: no copy overwrites the bytes of the
-  // one before it.
+  // seven before it (at 16 per wait, copies it and it + 8 share a slot in flight).
   const std::uint32_t dst0 =
       static_cast<std::uint32_t>(__cvta_generic_to_shared(buf)) + threadIdx.x * 16 % 4096;
   // Grid-stride: no two CTAs read the same bytes, so every line comes from DRAM.
@@ -255,9 +259,7 @@ std::vector<Result> run_copy_engines(const Device& dev) {
   }
   // The same loop with 4 to 64 KiB requested per SM before each wait, from DRAM and from
   // an L2-resident source: how an SM's cp.async throughput grows with the bytes it keeps
-  // in flight (Little's law) tells a limit on its outstanding requests from the latency
-  // (the 8-group figure above, 7.8 B/clk/SM on the H200, is half of what its bulk copies
-  // reach from DRAM with as many bytes in flight).
+  // in flight (Little's law) tells a limit on its outstanding requests from the latency.
   const long long l2_src = std::max(1LL << 20, dev.l2_bytes / 4);
   int launch = 0;
   for (const bool from_l2 : {false, true}) {
@@ -274,6 +276,8 @@ std::vector<Result> run_copy_engines(const Device& dev) {
                      (from_l2 ? ", source resident in L2" : "")};
       per.params = {
           {"threads", threads}, {"iterations", iters}, {"group", group}, {"source_bytes", bytes}};
+      if (16LL * threads * dev.sm_count > bytes)  // cp_async_loop wraps by one subtraction
+        throw std::runtime_error(name + ": the grid's stride exceeds its source");
       // From L2: a first launch brings the source in, and is not counted.
       for (int rep = from_l2 ? -1 : 0; rep < 5; ++rep) {
         const char* base =
