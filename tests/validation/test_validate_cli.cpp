@@ -5,6 +5,8 @@
 // counterpart are compared, the others listed with why.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -81,6 +83,25 @@ TEST_CASE("validate_synthetic_report_and_statistics", "[cli][validation]") {
     CHECK(e["mean"].get<double>() ==
           Approx(std::accumulate(v.begin(), v.end(), 0.0) / double(v.size())));
     CHECK(r.out.find("speedup error, " + kernel + ": ") != std::string::npos);
+  }
+  // The agreement per kernel (text): each simulated kernel's count and MAPE.
+  std::map<std::string, std::vector<double>> kernel_errors;
+  for (const auto& g : rep["gemms"])
+    if (g["simulated"].get<bool>())
+      kernel_errors[g["kernel"].get<std::string>()].push_back(
+          std::abs(g["error_percent"].get<double>()));
+  REQUIRE(kernel_errors.size() > 1);
+  CHECK(r.out.find("by kernel:\n") != std::string::npos);
+  for (const auto& [kernel, errs] : kernel_errors) {
+    const auto at = r.out.find("\n  " + kernel + " ");
+    REQUIRE(at != std::string::npos);
+    const std::string row = r.out.substr(at + 1, r.out.find('\n', at + 1) - at - 1);
+    char mape[32];
+    std::snprintf(mape, sizeof mape, "MAPE %5.1f%%",
+                  std::accumulate(errs.begin(), errs.end(), 0.0) / double(errs.size()));
+    INFO(row);
+    CHECK(row.find(mape) != std::string::npos);
+    CHECK(row.find(std::to_string(errs.size()) + " GEMMs") != std::string::npos);
   }
   CHECK(rep["numerics_preset"] == "h100");
   REQUIRE(std::filesystem::exists(out + "/scatter.gp"));

@@ -1,5 +1,6 @@
 #include "validation/compare/report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -185,6 +186,23 @@ std::string format_report(const ValidationReport& r) {
   line("our kernels (exact schedule)", r.ours, "   [target: MAPE <= 10%]");
   line("vendor libraries (recorded mapping, else the chooser's)", r.vendor,
        "   [target: MAPE <= 15%]");
+  // The same per kernel: one mean over several kernels hides which of them is off, and
+  // the median's sign says whether the model is fast or slow on it.
+  std::map<std::string, std::vector<double>> by_kernel;
+  for (const auto& row : r.rows)
+    if (row.simulated) by_kernel[row.measured.kernel].push_back(row.error_percent());
+  if (by_kernel.size() > 1) {
+    o += "by kernel:\n";
+    for (auto& [kernel, errors] : by_kernel) {
+      double abs_sum = 0;
+      for (double e : errors) abs_sum += std::abs(e);
+      std::sort(errors.begin(), errors.end());
+      const std::size_t n = errors.size();
+      const double median = n % 2 ? errors[n / 2] : 0.5 * (errors[n / 2 - 1] + errors[n / 2]);
+      o += "  " + pad(kernel, kernel_w) + fmt("%4.0f", double(n)) + " GEMMs  MAPE " +
+           fmt("%5.1f%%", abs_sum / double(n)) + "  median error " + fmt("%+6.1f%%", median) + "\n";
+    }
+  }
   if (!r.speedups.empty()) {
     std::size_t pair_w = 28;
     for (const auto& s : r.speedups)
