@@ -188,19 +188,26 @@ std::string format_report(const ValidationReport& r) {
        "   [target: MAPE <= 15%]");
   // The same per kernel: one mean over several kernels hides which of them is off, and
   // the median's sign says whether the model is fast or slow on it.
-  std::map<std::string, std::vector<double>> by_kernel;
+  struct KernelRows {
+    std::vector<double> predicted, measured, errors;
+  };
+  std::map<std::string, KernelRows> by_kernel;
   for (const auto& row : r.rows)
-    if (row.simulated) by_kernel[row.measured.kernel].push_back(row.error_percent());
+    if (row.simulated) {
+      KernelRows& k = by_kernel[row.measured.kernel];
+      k.predicted.push_back(row.predicted_us());
+      k.measured.push_back(row.measured.time_us);
+      k.errors.push_back(row.error_percent());
+    }
   if (by_kernel.size() > 1) {
     o += "by kernel:\n";
-    for (auto& [kernel, errors] : by_kernel) {
-      double abs_sum = 0;
-      for (double e : errors) abs_sum += std::abs(e);
-      std::sort(errors.begin(), errors.end());
-      const std::size_t n = errors.size();
-      const double median = n % 2 ? errors[n / 2] : 0.5 * (errors[n / 2 - 1] + errors[n / 2]);
+    for (auto& [kernel, k] : by_kernel) {
+      std::sort(k.errors.begin(), k.errors.end());
+      const std::size_t n = k.errors.size();
+      const double median = n % 2 ? k.errors[n / 2] : 0.5 * (k.errors[n / 2 - 1] + k.errors[n / 2]);
       o += "  " + pad(kernel, kernel_w) + fmt("%4.0f", double(n)) + " GEMMs  MAPE " +
-           fmt("%5.1f%%", abs_sum / double(n)) + "  median error " + fmt("%+6.1f%%", median) + "\n";
+           fmt("%5.1f%%", mape_percent(k.predicted, k.measured)) + "  median error " +
+           fmt("%+6.1f%%", median) + "\n";
     }
   }
   if (!r.speedups.empty()) {

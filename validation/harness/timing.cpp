@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <numeric>
+#include <tuple>
 
 #include "validation/harness/cuda_check.h"
 
@@ -85,6 +86,16 @@ json sample_summary(std::vector<double> v, double scale) {
   for (double& x : v) x *= scale;
   const TimingStats t = summarize(v);
   return {{"median", t.median_us}, {"min", t.min_us}, {"max", t.max_us}, {"samples", v.size()}};
+}
+
+// The SM clock (MHz) and board power (W) summaries of a sampler's readings.
+std::pair<json, json> clock_and_power(const std::vector<ClockSampler::Sample>& samples) {
+  std::vector<double> mhz, watts;
+  for (const auto& p : samples) {
+    if (p.sm_mhz) mhz.push_back(p.sm_mhz);
+    if (p.power_mw) watts.push_back(p.power_mw);
+  }
+  return {sample_summary(mhz, 1.0), sample_summary(watts, 1e-3)};
 }
 
 }  // namespace
@@ -170,13 +181,7 @@ KernelTiming time_kernel(const std::function<void(cudaStream_t)>& launch, cudaSt
   t.warm = summarize(w);
   t.flush = summarize(f);
   t.single = summarize(one_s);
-  std::vector<double> mhz, watts;
-  for (const auto& p : samples) {
-    if (p.sm_mhz) mhz.push_back(p.sm_mhz);
-    if (p.power_mw) watts.push_back(p.power_mw);
-  }
-  t.sm_clock_mhz = sample_summary(mhz, 1.0);
-  t.power_w = sample_summary(watts, 1e-3);
+  std::tie(t.sm_clock_mhz, t.power_w) = clock_and_power(samples);
 
   // Energy: back-to-back warm replays, NVML's energy counter (millijoules since the driver
   // loaded) read between batches. The counter advances in steps (about every 100 ms on an
@@ -207,8 +212,7 @@ KernelTiming time_kernel(const std::function<void(cudaStream_t)>& launch, cudaSt
         for (int i = 0; i < 8; ++i) warm.enqueue();
       });
       launches += 8LL * r;
-      if (steps >= 1) busy_us += batch_us;
-      CUDA_CHECK(cudaStreamSynchronize(stream));
+      if (steps >= 1) busy_us += batch_us;  // ev.time waited for the batch
       const unsigned long long e = nvml.total_energy_mj();
       if (e == e_prev) continue;
       e_prev = e;
@@ -221,11 +225,7 @@ KernelTiming time_kernel(const std::function<void(cudaStream_t)>& launch, cudaSt
         break;
       }
     }
-    std::vector<double> stretch_mhz, stretch_w;
-    for (const auto& p : stretch_sampler.stop()) {
-      if (p.sm_mhz) stretch_mhz.push_back(p.sm_mhz);
-      if (p.power_mw) stretch_w.push_back(p.power_mw);
-    }
+    const auto [stretch_mhz, stretch_w] = clock_and_power(stretch_sampler.stop());
     if (e_b > e_a) {  // set only at a second step
       const double secs = std::chrono::duration<double>(t_b - t_a).count();
       const long long n = launches - launches_at_a;
@@ -236,8 +236,8 @@ KernelTiming time_kernel(const std::function<void(cudaStream_t)>& launch, cudaSt
                   {"mj_per_launch", double(e_b - e_a) / double(n)},
                   {"counter_steps", steps - 1},
                   {"gpu_busy_seconds", busy_us * 1e-6},
-                  {"sm_clock_mhz", sample_summary(stretch_mhz, 1.0)},
-                  {"power_w", sample_summary(stretch_w, 1e-3)},
+                  {"sm_clock_mhz", stretch_mhz},
+                  {"power_w", stretch_w},
                   {"of",
                    "back-to-back warm launches, NVML total energy counter, from one "
                    "step of the counter to a later one"}};
