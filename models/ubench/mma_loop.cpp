@@ -5,6 +5,9 @@
 // clock span. Latency: one warp, one chain, clocks per instruction. The warps are issued
 // by the sub-cores' warp schedulers (models/sm/warp_scheduler.h), as the GEMM kernels'
 // are: warp w on sub-core w mod sub-cores, the earliest-ready instruction first.
+// The warp-tile groups run MI x NI accumulators a warp (a GEMM warp tile's mma pattern, with
+// distinct A and B fragments on the GPU): the model has no register operand delivery cost,
+// so it gives them the chains' rate; the GPU's difference is the measure of that cost.
 #include <algorithm>
 
 #include "models/sm/warp_scheduler.h"
@@ -18,10 +21,10 @@ constexpr int kChains = 4;
 constexpr int kIters = 4096;
 
 struct MmaLoopLaunch : UbenchLaunch {
-  MmaLoopLaunch(int grid, const MmaKind& k, int w, int c)
-      : UbenchLaunch(grid, 1), kind(k), warps(w), chains(c) {}
+  MmaLoopLaunch(int grid, const MmaKind& k, int w, int c, int it = kIters)
+      : UbenchLaunch(grid, 1), kind(k), warps(w), chains(c), iters(it) {}
   MmaKind kind;
-  int warps, chains;
+  int warps, chains, iters;
   std::unique_ptr<CtaProgram> start_cta(const CtaTask& t, int slot, SmContext& sm) const override;
 };
 
@@ -43,7 +46,7 @@ class MmaLoopCta : public SmLocalCta {
     for (int w = 0; w < k_.warps; ++w)
       by_sub[std::size_t(w % nsub)].push_back(&warps[std::size_t(w)]);
     StallCounters stalls;
-    for (int it = 0; it < kIters; ++it)
+    for (int it = 0; it < k_.iters; ++it)
       for (int s = 0; s < nsub; ++s)
         if (!by_sub[std::size_t(s)].empty())
           issue_ksub(*sm_.pipes[std::size_t(s)], k_.kind, by_sub[std::size_t(s)], k_.chains, now,
@@ -100,6 +103,55 @@ class MmaLoopBench : public IMicrobenchmark {
   MmaKind kind_;
 };
 
+// A GEMM warp tile's mma pattern: MI x NI independent accumulators a warp, 4 and 8 warps.
+class MmaWarpTileBench : public IMicrobenchmark {
+ public:
+  MmaWarpTileBench(std::string group, std::string figure, NmSparsity sp)
+      : group_(std::move(group)), figure_(std::move(figure)), kind_{Dtype::FP16, sp, 0} {}
+  std::string name() const override { return group_; }
+  std::vector<std::string> figures() const override {
+    std::vector<std::string> f;
+    for (const Tile& t : kTiles) f.push_back(tile_figure(t) + "|throughput");
+    return f;
+  }
+  std::string cannot_run(const KernelEnv& env) const override {
+    return env.tc.supports(kind_) ? "" : env.tc.unsupported_reason(kind_);
+  }
+  std::vector<UbenchResult> run(UbenchMachine& gpu) const override {
+    constexpr int kTileIters = 512;  // as validation/ubench/mma_bench.cu
+    const int sms = gpu.env().num_sms;
+    const double flops = 2.0 * double(kind_.shape().m) * kind_.shape().n * kind_.shape().k;
+    std::vector<UbenchResult> out;
+    for (int warps : {4, 8})
+      for (const Tile& t : kTiles) {
+        UbenchResult r{tile_figure(t), "throughput", "flop/clk/SM",
+                       "every SM, 1 CTA of `warps` warps, each a warp tile of MI x NI "
+                       "accumulators with distinct A and B fragments in the mainloop's order, "
+                       "clock64 per CTA"};
+        r.params = {
+            {"warps_per_sm", warps}, {"mi", t.mi}, {"ni", t.ni}, {"iterations", kTileIters}};
+        const MmaLoopLaunch k(sms, kind_, warps, t.mi * t.ni, kTileIters);
+        gpu.launch(k);
+        for (Cycle c : k.cta_cycles)
+          r.samples.push_back(flops * warps * t.mi * t.ni * kTileIters / c);
+        out.push_back(r);
+      }
+    return out;
+  }
+
+ private:
+  struct Tile {
+    int mi, ni;
+  };
+  // The harness kernels' warp tiles: 64x64 (4 x 8 mma tiles), 64x32 (4 x 4), 32x32 (2 x 4).
+  static constexpr Tile kTiles[] = {{4, 8}, {4, 4}, {2, 4}};
+  std::string tile_figure(const Tile& t) const {
+    return figure_ + "_warp_tile_" + std::to_string(t.mi) + "x" + std::to_string(t.ni);
+  }
+  std::string group_, figure_;
+  MmaKind kind_;
+};
+
 // The model has one mma.sp timing whatever the metadata's ordering; the two groups are
 // measured apart on the GPU, so both are run.
 struct DenseMma : MmaLoopBench {
@@ -117,6 +169,18 @@ struct SparsePlain : MmaLoopBench {
 const UbenchRegistrar<DenseMma> reg_dense;
 const UbenchRegistrar<SparseOrdered> reg_ordered;
 const UbenchRegistrar<SparsePlain> reg_plain;
+struct DenseWarpTile : MmaWarpTileBench {
+  DenseWarpTile()
+      : MmaWarpTileBench("mma_sync_m16n8k16_warp_tile", "mma_sync_m16n8k16_f16_f32", NmSparsity{}) {
+  }
+};
+struct SparseWarpTile : MmaWarpTileBench {
+  SparseWarpTile()
+      : MmaWarpTileBench("mma_sp_m16n8k32_warp_tile", "mma_sp_ordered_m16n8k32_f16_f32",
+                         NmSparsity{2, 4}) {}
+};
+const UbenchRegistrar<DenseWarpTile> reg_dense_tile;
+const UbenchRegistrar<SparseWarpTile> reg_sparse_tile;
 
 }  // namespace
 

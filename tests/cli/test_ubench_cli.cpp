@@ -57,6 +57,24 @@ TEST_CASE("ubench_tensor_core_figures_follow_the_pipe", "[cli][ubench]") {
   CHECK(slow.at("mma_sync_m16n8k16_f16_f32|latency") == Approx(40));
 }
 
+// The warp-tile pattern (MI x NI accumulators a warp, distinct fragments on the GPU): the
+// model has no operand delivery cost, so every tile runs at the chains' rate, within peak.
+TEST_CASE("ubench_warp_tile_mma_runs_at_the_pipe_rate", "[cli][ubench]") {
+  const auto a =
+      run_ubench("--arch a100 --only mma_sync_m16n8k16_warp_tile,mma_sp_m16n8k32_warp_tile");
+  for (const char* t : {"4x8", "4x4", "2x4"}) {
+    INFO(t);
+    const double dense =
+        a.at(std::string("mma_sync_m16n8k16_f16_f32_warp_tile_") + t + "|throughput");
+    const double sparse =
+        a.at(std::string("mma_sp_ordered_m16n8k32_f16_f32_warp_tile_") + t + "|throughput");
+    CHECK(dense <= 2048.0);
+    CHECK(dense > 0.99 * 2048.0);
+    CHECK(sparse <= 4096.0);
+    CHECK(sparse > 0.99 * 4096.0);
+  }
+}
+
 TEST_CASE("ubench_shared_memory_is_bound_by_its_port", "[cli][ubench]") {
   const auto a = run_ubench("--arch a100 --only ld_shared,ldmatrix_x1,ldmatrix_x4");
   for (const char* f :
