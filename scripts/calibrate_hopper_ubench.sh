@@ -37,14 +37,7 @@ fixed=$m/ubench_cpasync_fixed_20261126T191101Z.json  # the mended cp.async sweep
 # the L2 read bandwidth (each figure pinning its own parameter, so no leave-one-out).
 sub() {  # NAME PREDICATE [FILE]: DATA/NAME.json holds the figures of FILE (default: the
          # morning's ubench file) that the Python predicate keeps
-  /usr/bin/python3 - "${3:-$src}" "$data/$1.json" "$2" <<'PY'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-doc["results"] = [r for r in doc["results"] if eval(sys.argv[3], {"r": r})]
-doc["errors"] = []
-json.dump(doc, open(sys.argv[2], "w"), indent=1)
-print(sys.argv[2].split("/")[-1], "fits", ", ".join(sorted({r["name"] + " " + r["metric"] for r in doc["results"]})))
-PY
+  /usr/bin/python3 "$here/scripts/ubench_subset.py" "${3:-$src}" "$data/$1.json" "$2"
 }
 sub tensor '(r["name"] in ("mma_sync_m16n8k16_f16_f32", "mma_sp_ordered_m16n8k32_f16_f32") and r["metric"] == "throughput") or (r["name"].startswith("wgmma") and r["metric"] == "latency")'
 sub chases 'r["name"] in ("l1_latency", "l2_latency_near", "l2_latency_far")'
