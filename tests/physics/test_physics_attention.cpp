@@ -33,8 +33,11 @@ TEST_CASE("physics_attention_f16_causal_keeps_its_share_of_the_work", "[physics]
   for (const char* arch : {"a100", "h100"})
     for (int tokens : {1000, 2048}) {
       const int heads = 16;
-      const auto j = run_stats(std::string("--arch ") + arch + " --trace " +
-                               attention_trace(tokens, heads) + " --no-memo");
+      // Without the launch latency (the h100's 2.9 us, fitted to our H100): a constant per
+      // kernel that would hide the work the mask saves on the short GEMMs.
+      const auto j =
+          run_stats(std::string("--arch ") + arch + " --trace " + attention_trace(tokens, heads) +
+                    " --no-memo -p gpu.kernel_launch_ns=0");
       const auto& ops = j["ops"];
       REQUIRE(ops.size() == 4);
       const double t = tokens, kept = t * (t + 1) / 2;  // (i, j) with j <= i
@@ -50,9 +53,13 @@ TEST_CASE("physics_attention_f16_causal_keeps_its_share_of_the_work", "[physics]
         for (const auto* op : {&full, &causal})
           CHECK((*op)["tflops"].get<double>() <= (*op)["peak_tflops"].get<double>());
         // Fewer CTAs (scores) or shorter ones (context): less time, but the mask keeps
-        // just over half of the work, and tiles on the diagonal run whole.
+        // just over half of the work, and tiles on the diagonal run whole; a CTA's fixed
+        // costs (prologue, its loads' latency, the epilogue) are not halved, which on the
+        // h100's short context GEMM at 1000 tokens (K = 1000: a few k-tiles a CTA, fewer
+        // under the mask; 206 ns DRAM latency) leaves the causal one at 86% of the full
+        // one's time.
         const double fc = full["cycles"], cc = causal["cycles"];
-        CHECK(cc < 0.85 * fc);
+        CHECK(cc < 0.9 * fc);
         CHECK(cc > 0.4 * fc);
         // The multistage kernel launches a CTA per tile (the persistent one, a grid per SM).
         if (pair == 0 && std::string(arch) == "a100")
