@@ -117,8 +117,8 @@ Gpu::Snapshot Gpu::snapshot() const {
   return s;
 }
 
-void Gpu::run_kernel(const KernelLaunch& k) {
-  sched_->start(&k);
+void Gpu::run_kernel(const KernelLaunch& k, std::function<void(std::size_t)> on_dispatch) {
+  sched_->start(&k, std::move(on_dispatch));
   sc_core::sc_event_and_list all_done;
   for (auto& sm : sms_) {
     sm->launch(&k, now_cycles());
@@ -252,11 +252,31 @@ OpResult Gpu::simulate(const GemmOp& op, const IKernel& kernel, const KernelPlan
   // Each launch waits out the front end's launch latency first (gpu.kernel_launch_ns).
   const Cycle launch_cycles =
       Cycle(std::llround(gpu_.kernel_launch_ns * gpu_.run_clock_mhz() / 1000.0));
+  // Steady-state mode cuts only a single launch of uniform CTAs (a follow-up launch, as
+  // split-K's reduction, would start from a state the cut run does not reach).
+  const bool steady = steady_ && plan.launches.size() == 1 && kernel.uniform_ctas(op);
+  SteadyOutcome outcome;
+  Snapshot growth;
   for (const auto& launch : plan.launches) {
     if (launch_cycles > 0) wait_until(now_cycles() + launch_cycles);
-    run_kernel(*launch);
+    if (steady)
+      run_kernel_steady(*launch, outcome, growth);
+    else
+      run_kernel(*launch);
   }
-  return collect(op, kernel, plan, start, now_cycles());
+  if (steady_ && !steady)
+    outcome.fallback = plan.launches.size() != 1
+                           ? "more than one launch (split-K's reduction or a follow-up kernel)"
+                           : "the CTAs of " + kernel.name() +
+                                 " do uneven work here (kept blocks, nonzeros or a causal mask)";
+  OpResult r = outcome.cut ? collect(op, kernel, plan, start, now_cycles(), double(outcome.periods),
+                                     outcome.period_cycles, &growth)
+                           : collect(op, kernel, plan, start, now_cycles());
+  if (steady_) {
+    report_steady(outcome, r);
+    StatRegistry<OpResult>::recompute(r);
+  }
+  return r;
 }
 
 OpResult Gpu::planned_result(const GemmOp& op, const IKernel& kernel, const KernelPlan& plan,
@@ -362,10 +382,13 @@ OpResult Gpu::simulate_fastest(const GemmOp& op, const IKernel& kernel, const Ke
 }
 
 OpResult Gpu::collect(const GemmOp& op, const IKernel& kernel, const KernelPlan& plan, Cycle start,
-                      Cycle end) const {
-  const Snapshot now = snapshot();
+                      Cycle end, double periods, double period_cycles,
+                      const Snapshot* period_growth) const {
+  Snapshot now = snapshot();
+  if (period_growth) now.add_scaled(*period_growth, Snapshot{}, periods);
   const Snapshot& s0 = start_snap_;
-  OpResult r = planned_result(op, kernel, plan, end - start);
+  OpResult r =
+      planned_result(op, kernel, plan, double(end - start) + std::round(periods * period_cycles));
   const double pipes = double(gpu_.num_sms) * sm_.sub_cores;
   r.pipe_cycles = r.cycles * pipes;
   r.pipe_busy = now.tensor - s0.tensor;

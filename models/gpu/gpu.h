@@ -64,6 +64,12 @@ class Gpu : public sc_core::sc_module {
   // must do (products, compulsory bytes) instead of counted events: microseconds per op,
   // for screening; no memory, stall or utilisation stats.
   void set_analytic(bool on) { analytic_ = on; }
+  // Steady-state mode (`stcsim run --mode steady`, models/sm/steady_state.h): a one-launch
+  // kernel of uniform CTAs is simulated until its dispatches repeat with a period of whole
+  // waves, then cut, and its time and counters are extrapolated over the periods left;
+  // any other op, or one whose period does not settle, is simulated in full (its stats
+  // say why). The extrapolation is exact when the state repeats exactly.
+  void set_steady_state(bool on) { steady_ = on; }
   // Called after each op's result (simulated or memoized) with ops done and in all, from
   // the simulation's own thread: a progress line, never anything that changes the run.
   using OpDone = std::function<void(std::size_t done, std::size_t total)>;
@@ -80,11 +86,28 @@ class Gpu : public sc_core::sc_module {
   class UbenchAccess;
   // Before a GEMM under flush: drain, empty the caches, first address (l2_policy.h).
   void flush_between_ops();
-  void run_kernel(const KernelLaunch& k);
+  // `on_dispatch`: called as each CTA is handed out (CtaScheduler::start).
+  void run_kernel(const KernelLaunch& k, std::function<void(std::size_t)> on_dispatch = {});
+  struct Snapshot;
+  // What steady-state mode did with one op (gpu_steady.cpp).
+  struct SteadyOutcome {
+    bool cut = false;
+    double period_waves = 0, period_cycles = 0;
+    std::int64_t periods = 0;
+    std::size_t ctas_simulated = 0, stop_at = 0;
+    std::string fallback;  // why it was simulated in full
+  };
+  // Run `k` under steady-state mode: cut and extrapolated if its period settles.
+  void run_kernel_steady(const KernelLaunch& k, SteadyOutcome& out, Snapshot& period_growth);
+  // Sets the steady-state stats of `r` (gpu_steady.cpp).
+  static void report_steady(const SteadyOutcome& s, OpResult& r);
   std::uint64_t allocate(double bytes);
   const IKernel& kernel_for(const GemmOp& op) const;
+  // `periods` x (`period_cycles`, `period_growth`) are added to the op's time and
+  // counters (a steady-state cut; none by default).
   OpResult collect(const GemmOp& op, const IKernel& kernel, const KernelPlan& plan, Cycle start,
-                   Cycle end) const;
+                   Cycle end, double periods = 0, double period_cycles = 0,
+                   const Snapshot* period_growth = nullptr) const;
   // Run `plan` of `op` from now and collect its result.
   OpResult simulate(const GemmOp& op, const IKernel& kernel, const KernelPlan& plan);
   OpResult estimate(const GemmOp& op, const IKernel& kernel, const KernelPlan& plan) const;
@@ -96,7 +119,6 @@ class Gpu : public sc_core::sc_module {
   // from a flushed L2, and keep the fastest (in seconds, at its own settled clock).
   OpResult simulate_fastest(const GemmOp& op, const IKernel& kernel, const KernelPlan& chosen);
   // What the op did, for the power model (from the record and the snapshots' differences).
-  struct Snapshot;
   PowerActivity power_activity(const OpResult& r, const Snapshot& now, const Snapshot& s0) const;
 
   GpuSpec gpu_;
@@ -121,6 +143,7 @@ class Gpu : public sc_core::sc_module {
   bool cold_l2_per_op_ = false;
   bool memoize_ = true;
   bool analytic_ = false;
+  bool steady_ = false;
   OpDone on_op_done_;
   std::unordered_map<std::string, std::size_t> memo_;  // key -> index in results_
 
@@ -129,6 +152,8 @@ class Gpu : public sc_core::sc_module {
     double cuda = 0, l1_sectors = 0, l1_hits = 0;
     MemoryCounters mem;
     StallCounters stalls;
+    // this += k x (hi - lo), field by field (gpu_steady.cpp; a new field goes there too).
+    void add_scaled(const Snapshot& hi, const Snapshot& lo, double k);
   };
   Snapshot snapshot() const;
   Snapshot start_snap_;

@@ -84,6 +84,11 @@ class IKernel {
   // Whether it runs row ops (GemmOp::is_row_op) instead of GEMMs: a row op goes to such
   // a kernel whatever mapping.kernel names, which chooses among GEMM kernels.
   virtual bool runs_row_ops() const { return false; }
+  // Whether every CTA of its launches does the same work (a dense or N:M GEMM's output
+  // tiles), so that its run can settle into a period steady-state mode extrapolates
+  // (Gpu::set_steady_state); kernels of uneven CTAs (block-sparse, CSR) are simulated in
+  // full there.
+  virtual bool uniform_ctas(const GemmOp& /*op*/) const { return false; }
   // Higher is asked first by `auto`; 0: never picked by `auto` (e.g. a follow-up kernel).
   virtual int auto_priority() const = 0;
   virtual bool auto_pick(const GemmOp& op, const MappingRequest& req) const = 0;

@@ -100,6 +100,8 @@ std::unique_ptr<CtaProgram> MultistageLaunch::start_cta(const CtaTask& t, int sl
 class MultistageGemm : public TensorCoreKernel {
  public:
   std::string name() const override { return "multistage_gemm"; }
+  // Every output tile over the whole K, unless a causal mask trims tiles and K ranges.
+  bool uniform_ctas(const GemmOp& op) const override { return op.causal == Causal::None; }
   std::string description() const override {
     return "tensor-core GEMM, CUTLASS sm80 multistage mainloop (cp.async stages, ldmatrix, "
            "mma.sync; mma.sp for "

@@ -17,6 +17,7 @@ namespace {
 class WarpSpecializedGemm : public TensorCoreKernel {
  public:
   std::string name() const override { return "warp_specialized_gemm"; }
+  bool uniform_ctas(const GemmOp& op) const override { return op.causal == Causal::None; }
   std::string description() const override {
     return "tensor-core GEMM, CUTLASS sm90 warp-specialized persistent kernel (TMA producer "
            "warpgroup, "

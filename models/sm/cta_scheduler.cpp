@@ -9,9 +9,11 @@ CtaScheduler::CtaScheduler(sc_core::sc_module_name name, int num_sms)
   dont_initialize();
 }
 
-void CtaScheduler::start(const KernelLaunch* k) {
+void CtaScheduler::start(const KernelLaunch* k, std::function<void(std::size_t)> on_dispatch) {
   kernel_ = k;
   next_ = 0;
+  limit_ = k ? k->ctas.size() : 0;
+  on_dispatch_ = std::move(on_dispatch);
 }
 
 void CtaScheduler::request(int sm, int n) {
@@ -36,6 +38,7 @@ void CtaScheduler::arbitrate() {
       if (wanted_[sm] == 0 || exhausted()) continue;
       granted_[sm].push_back(kernel_->ctas[next_++]);
       --wanted_[sm];
+      if (on_dispatch_) on_dispatch_(next_ - 1);  // may lower the limit (stop_at)
       any = true;
     }
   }

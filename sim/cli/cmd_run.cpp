@@ -55,6 +55,7 @@ struct RunOptions {
   std::string exclude, min_density;
   std::string weight_layout = "out_in";
   std::string mode = "cycle";
+  bool steady_state = false;
 };
 
 // "RxC@S": block rows x block columns at sparsity S (fraction of blocks pruned).
@@ -164,10 +165,14 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("--seed", o->seed, "seed of the operand values in --functional mode")
       ->capture_default_str();
   sub->add_option("--mode", o->mode,
-                  "cycle (simulate every op) or analytic (each op's cycles from its kernel's "
-                  "closed-form estimate, the one its mapping is chosen by: microseconds per op, "
-                  "for screening; docs/notes.md reports its error against cycle mode)")
+                  "cycle (simulate every op), steady (simulate each op until its CTA dispatches "
+                  "repeat with a period of whole waves, then extrapolate the periods left; ops "
+                  "that do not settle are simulated in full, stats say which) or analytic (each "
+                  "op's cycles from its kernel's closed-form estimate, the one its mapping is "
+                  "chosen by: microseconds per op, for screening; docs/notes.md reports its "
+                  "error against cycle mode)")
       ->capture_default_str();
+  sub->add_flag("--steady-state", o->steady_state, "the same as --mode steady");
   sub->add_flag("--no-memo", o->no_memo,
                 "simulate every GEMM, also one identical to a GEMM already simulated in this run "
                 "(by default its result is reused and marked memoized)");
@@ -328,9 +333,12 @@ Command add_run_command(CLI::App& app) {
       if (op.variant.empty()) op.variant = run_variant.empty() ? op.pattern() : run_variant;
     req.compare_dense = !o->no_dense_baseline;
     req.memoize = !o->no_memo;
-    if (o->mode != "cycle" && o->mode != "analytic")
-      throw InputError("--mode: expected cycle or analytic, got '" + o->mode + "'");
+    if (o->mode != "cycle" && o->mode != "steady" && o->mode != "analytic")
+      throw InputError("--mode: expected cycle, steady or analytic, got '" + o->mode + "'");
+    if (o->steady_state && o->mode == "analytic")
+      throw InputError("--steady-state is --mode steady: it cannot go with --mode analytic");
     req.analytic = o->mode == "analytic";
+    req.steady_state = o->steady_state || o->mode == "steady";
     if (req.analytic && o->functional)
       throw InputError("--mode analytic computes no values: --functional needs --mode cycle");
     req.l2 = l2;

@@ -139,6 +139,7 @@ RunResult run_simulation(const RunRequest& req) {
   gpu.set_cold_l2_per_op(any_sparse);
   gpu.set_memoize(req.memoize);
   gpu.set_analytic(req.analytic);
+  gpu.set_steady_state(req.steady_state);
   gpu.set_on_op_done(req.on_op_done);
   gpu.set_ops(ops);
   sc_core::sc_trace_file* tf = nullptr;

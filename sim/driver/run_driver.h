@@ -26,6 +26,7 @@ struct RunRequest {
   std::string out_dir;                   // where functional mode writes .npy files
   bool memoize = true;                   // reuse an identical GEMM's result (Gpu::set_memoize)
   bool analytic = false;                 // --mode analytic (Gpu::set_analytic)
+  bool steady_state = false;             // --mode steady (Gpu::set_steady_state)
   L2Policy l2 = L2Policy::kFlush;        // the L2 between GEMMs (models/gpu/l2_policy.h)
   // After each simulated or memoized GEMM, dense twins included: (done, total). Empty:
   // nothing is called.

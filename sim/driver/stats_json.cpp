@@ -47,7 +47,9 @@ nlohmann::json stats_json(const RunRequest& req, const RunResult& res) {
   // started (models/gpu/l2_policy.h) and whether identical GEMMs were reused.
   j["run"] = {{"l2", to_string(req.l2)},
               {"memoize", req.memoize},
-              {"mode", req.analytic ? "analytic" : "cycle"}};
+              {"mode", req.analytic       ? "analytic"
+                       : req.steady_state ? "steady"
+                                          : "cycle"}};
   j["config"] = req.config.to_json();
   j["units"] = units();
   return j;

@@ -37,7 +37,7 @@ class SweepPlan {
   std::string dtype_for(const Point& p, const WorkloadSpec& w) const;
   std::string sparsity_for(const Point& p) const;
   std::string l2_for(const Point& p) const;    // --l2 flush|warm
-  std::string mode_for(const Point& p) const;  // --mode cycle|analytic
+  std::string mode_for(const Point& p) const;  // --mode cycle|steady|analytic
 
   // What identifies the sweep's results: the spec's content (not its path) and the
   // traces' contents. A resumed run or a merge refuses a folder whose plan differs.

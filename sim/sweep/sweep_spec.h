@@ -19,7 +19,7 @@
 //   sparsity: 2:4                     # run options at every point (unless varied)
 //   dtype: fp16
 //   l2: flush                         # or warm: the L2 between a trace's GEMMs
-//   mode: cycle                       # or analytic: estimated, not simulated (screening)
+//   mode: cycle                       # steady: extrapolated once settled; analytic: estimated
 //   reference: {l2.capacity_kib: 40960}   # the point speedups are relative to
 #pragma once
 #include <cstdint>
@@ -31,7 +31,8 @@ namespace stcsim::sweep {
 
 // Keys that are options of `stcsim run` rather than config parameters.
 // l2: what the L2 holds between a trace's GEMMs (`stcsim run --l2`), flush or warm.
-// mode: cycle (simulated) or analytic (`stcsim run --mode analytic`, for screening).
+// mode: cycle (simulated), steady (`stcsim run --mode steady`: simulated until the CTA
+// dispatches repeat, then extrapolated) or analytic (`--mode analytic`, for screening).
 inline const std::vector<std::string> kRunOptionKeys = {"base", "dtype", "sparsity", "l2", "mode"};
 bool is_run_option(const std::string& key);
 

@@ -63,9 +63,9 @@ void check_run_options(const SweepPlan& plan, const Point& p, std::set<std::stri
     }
   }
   const std::string mode = plan.mode_for(p);
-  if (mode != "cycle" && mode != "analytic")
-    throw InputError(where_of(s, p, "mode").str() + ": mode: expected cycle or analytic, got '" +
-                     mode + "'");
+  if (mode != "cycle" && mode != "steady" && mode != "analytic")
+    throw InputError(where_of(s, p, "mode").str() +
+                     ": mode: expected cycle, steady or analytic, got '" + mode + "'");
   const std::string l2 = plan.l2_for(p);
   if (l2 != "flush" && l2 != "warm")
     throw InputError(where_of(s, p, "l2").str() + ": l2: expected flush or warm, got '" + l2 + "'");

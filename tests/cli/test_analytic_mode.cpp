@@ -59,7 +59,7 @@ TEST_CASE("analytic_mode_runs_the_cuda_core_and_block_kernels", "[cli][analytic]
 TEST_CASE("analytic_mode_bad_uses_are_input_errors", "[cli][analytic]") {
   const auto bad = run_stcsim("run --arch a100 -q --mode fast --gemm 64x64x64");
   CHECK(bad.status == 2);
-  CHECK_THAT(bad.err, Catch::Contains("--mode: expected cycle or analytic, got 'fast'"));
+  CHECK_THAT(bad.err, Catch::Contains("--mode: expected cycle, steady or analytic, got 'fast'"));
   const auto fn =
       run_stcsim("run --arch a100 -q --mode analytic --functional --gemm 64x64x64 --out " +
                  temp_dir("analytic_fn"));

@@ -238,3 +238,24 @@ TEST_CASE("sweep_cli_screen_simulates_only_the_best_points", "[sweep]") {
   CHECK(b.status == 2);
   CHECK_THAT(b.err, Catch::Contains("varies 'mode' itself"));
 }
+
+TEST_CASE("sweep_cli_runs_steady_mode_points", "[sweep][steady]") {
+  // mode: steady reaches each point's `stcsim run` (--mode steady); a GEMM of 19 waves is
+  // extrapolated there within 1% of the cycle-mode point.
+  const std::string d = temp_dir("steady");
+  const RemoveOnExit cleanup{d};
+  const auto spec =
+      write_spec(d, "base: a100\nworkloads: [8192x8192x2048]\nvary:\n  mode: [cycle, steady]\n");
+  const std::string out = d + "/out";
+  const auto r = run_stcsim("sweep " + spec + " --out " + out + " -j 2 -q");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto t = table(out);
+  REQUIRE(t["rows"].size() == 2);
+  double cycles[2] = {0, 0};
+  for (const auto& row : t["rows"]) cycles[row["mode"] == "steady"] = row["cycles"].get<double>();
+  CHECK(cycles[0] > 0);
+  CHECK(std::abs(cycles[1] / cycles[0] - 1) < 0.01);
+  const auto p = nlohmann::json::parse(slurp(out + "/points/p00000001.json"));
+  CHECK_THAT(p["workloads"][0]["command"].get<std::string>(), Catch::Contains("--mode steady"));
+}
