@@ -125,6 +125,7 @@ void Gpu::run_kernel(const KernelLaunch& k, std::function<void(std::size_t)> on_
     all_done &= sm->done;
   }
   wait(all_done);
+  sched_->start(nullptr);  // the launch is over: no CTA, no dispatch hook past its life
   Cycle writes = 0;
   for (auto& sm : sms_) writes = std::max(writes, sm->last_write_done());
   wait_until(writes);  // the kernel ends when its last store reaches the L2
@@ -267,8 +268,10 @@ OpResult Gpu::simulate(const GemmOp& op, const IKernel& kernel, const KernelPlan
   if (steady_ && !steady)
     outcome.fallback = plan.launches.size() != 1
                            ? "more than one launch (split-K's reduction or a follow-up kernel)"
-                           : "the CTAs of " + kernel.name() +
-                                 " do uneven work here (kept blocks, nonzeros or a causal mask)";
+                           : "steady mode cuts tensor-core GEMM kernels of uniform CTAs; " +
+                                 kernel.name() +
+                                 "'s CTAs are uneven here (kept blocks, nonzeros, a causal "
+                                 "mask) or it is not such a kernel";
   OpResult r = outcome.cut ? collect(op, kernel, plan, start, now_cycles(), double(outcome.periods),
                                      outcome.period_cycles, &growth)
                            : collect(op, kernel, plan, start, now_cycles());

@@ -75,13 +75,14 @@ void Gpu::run_kernel_steady(const KernelLaunch& k, SteadyOutcome& out, Snapshot&
   // The counters at the last wave boundaries: a period found at a boundary, and the two
   // before it, began at them.
   std::map<std::size_t, Snapshot> marks;
-  const std::size_t keep = 2 * std::size_t(opts.max_period_waves) * slots;
+  // (one wave more than a period found at the last boundary reaches back: 2 x 4 waves)
+  const std::size_t keep = (2 * std::size_t(opts.max_period_waves) + 1) * slots;
   // The periods skipped are charged the counters' mean growth per CTA over every steady
   // CTA simulated (from the end of the warm-up), not over the last period only: the
   // traffic of a rasterisation repeats over its panels (512 CTAs, 2.37 waves, on an a100's
   // 8192^3), which the dispatch times do not show. (Whole panels were tried as the window
   // and were further off: docs/simulator_speed.md.)
-  const std::size_t warm_end = std::size_t(opts.warmup_waves) * slots - 1;
+  const std::size_t warm_end = std::size_t(detector.warmup_waves()) * slots - 1;
   Snapshot at_warm_end;
   // The counters must repeat too: the work of the last period as of the one before, in
   // what the memory side moved as well as in the pipes.

@@ -8,6 +8,10 @@ namespace stcsim {
 
 SteadyStateDetector::SteadyStateDetector(std::size_t ctas, std::size_t slots, SteadyStateOptions o)
     : ctas_(ctas), slots_(std::max<std::size_t>(1, slots)), o_(o) {
+  // The counters' mean is taken from the end of the warm-up (Gpu::run_kernel_steady): at
+  // least one wave, whose dispatches all come at the launch.
+  o_.warmup_waves = std::max(1, o_.warmup_waves);
+  o_.max_period_waves = std::max(1, o_.max_period_waves);
   times_.reserve(ctas);
 }
 
@@ -29,11 +33,12 @@ std::optional<SteadyCut> SteadyStateDetector::try_period(std::size_t j, std::siz
     mean = sum / double(period);
     return double(hi - lo);
   };
+  // The tolerance is a fraction of a wave's length, so a longer period is held as tight.
   double mean = 0, before = 0;
-  if (spread(j, mean) > o_.tolerance * mean || mean <= 0) return std::nullopt;
-  if (spread(j - period, before) > o_.tolerance * mean ||
-      std::abs(mean - before) > o_.tolerance * mean)
-    return std::nullopt;
+  const double last = spread(j, mean);
+  const double tol = o_.tolerance * mean / double(p);
+  if (mean <= 0 || last > tol) return std::nullopt;
+  if (spread(j - period, before) > tol || std::abs(mean - before) > tol) return std::nullopt;
   SteadyCut c;
   c.period_ctas = period;
   c.period_cycles = mean;
@@ -49,7 +54,11 @@ std::optional<SteadyCut> SteadyStateDetector::on_dispatch(
   if (decided_ || !wave_boundary(index)) return std::nullopt;
   for (int p = 1; p <= o_.max_period_waves; ++p) {
     std::optional<SteadyCut> c = try_period(index, std::size_t(p));
-    if (!c || (repeats && !repeats(*c))) continue;
+    if (!c) continue;
+    if (repeats && !repeats(*c)) {
+      refused_ = true;
+      continue;
+    }
     decided_ = true;  // the first period found decides, cut or not
     if (c->periods >= 1) return c;
     found_late_ = true;
@@ -60,13 +69,17 @@ std::optional<SteadyCut> SteadyStateDetector::on_dispatch(
 
 std::string SteadyStateDetector::why_not() const {
   const std::size_t waves = (ctas_ + slots_ - 1) / slots_;
+  if (ctas_ <= slots_) return "one wave: nothing can repeat (a persistent kernel, or a small GEMM)";
   if (ctas_ < std::size_t(o_.warmup_waves + 4) * slots_)
     return "too few waves to find a period (" + std::to_string(waves) + ")";
   if (found_late_) return "the period settled with less than a period of the grid left";
+  if (refused_)
+    return "the dispatches repeated but the counters (pipes, L2, DRAM) did not grow alike "
+           "over two periods within 1%";
   char tol[32];
   std::snprintf(tol, sizeof tol, "%.1f%%", o_.tolerance * 100);
   return std::string("no stable period (the dispatches did not repeat within ") + tol +
-         " over two periods of up to " + std::to_string(o_.max_period_waves) + " waves)";
+         " of a wave over two periods of up to " + std::to_string(o_.max_period_waves) + " waves)";
 }
 
 }  // namespace stcsim

@@ -4,8 +4,9 @@
 // it. Once the last two periods' dispatches all sit L after their counterparts, the rest of
 // the grid is that period again, so the run can stop handing out CTAs at a cut that
 // leaves a whole number k of periods, and the op's time and counters are the truncated
-// run's plus k periods' worth. The cut leaves the grid's own last partial wave in place,
-// so the tail the truncated run simulates is the full run's tail shifted by k periods.
+// run's plus k periods' worth. The cut keeps a last partial wave of the grid's own size,
+// so the truncated run ends with a tail like the full run's (of other tiles: an edge
+// tile or a narrower last swizzle group at the grid's end is not the one simulated).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -19,9 +20,9 @@
 namespace stcsim {
 
 struct SteadyStateOptions {
-  int warmup_waves = 2;      // dispatches of the first waves are never compared
+  int warmup_waves = 2;      // dispatches of the first waves are never compared (>= 1)
   int max_period_waves = 4;  // periods of 1 .. this many waves are tried
-  double tolerance = 0.005;  // each dispatch within this fraction of L of its place
+  double tolerance = 0.005;  // each dispatch within this fraction of a wave (L / p)
 };
 
 // Where to stop a run that has settled: hand out CTAs [0, stop_at) only, then add
@@ -53,6 +54,7 @@ class SteadyStateDetector {
   // Why the run was not cut, once it has ended without one.
   std::string why_not() const;
   bool decided() const { return decided_; }
+  int warmup_waves() const { return o_.warmup_waves; }
 
  private:
   std::optional<SteadyCut> try_period(std::size_t j, std::size_t p) const;
@@ -61,6 +63,7 @@ class SteadyStateDetector {
   std::vector<Cycle> times_;
   bool decided_ = false;
   bool found_late_ = false;  // a period was found with less than a period left
+  bool refused_ = false;     // dispatches repeated, but the caller's counters did not
 };
 
 }  // namespace stcsim

@@ -17,8 +17,8 @@ double rel(const nlohmann::json& a, const nlohmann::json& b, const char* key) {
 }  // namespace
 
 TEST_CASE("steady_mode_extrapolates_dense_and_2to4_within_one_percent", "[cli][steady]") {
-  // On the a100 (216 CTA slots): 2048 CTAs of 128x128, about 19 waves; the 2:4 GEMM's
-  // 4096 CTAs, 38 waves (a shorter 2:4 GEMM, 8192x8192x2048, does not settle within
+  // On the a100 (108 CTA slots: 256x128 tiles, 1 CTA an SM): 2048 CTAs, about 19 waves;
+  // the 2:4 GEMM's 4096 CTAs, 38 waves (a shorter 2:4 GEMM, 8192x8192x2048, does not settle within
   // 0.5% and is simulated in full).
   for (const char* gemm :
        {"--gemm 8192x8192x2048", "--gemm 8192x16384x2048 --sparsity 2:4 --no-dense-baseline"}) {
@@ -45,12 +45,14 @@ TEST_CASE("steady_mode_extrapolates_dense_and_2to4_within_one_percent", "[cli][s
 
 TEST_CASE("steady_mode_falls_back_where_it_must", "[cli][steady]") {
   // Block-sparse and CSR CTAs do uneven work; a GEMM of 5 waves is too short; split-K has
-  // a second launch. Each is simulated in full: the same cycles as cycle mode.
+  // a second launch; Hopper's persistent kernel launches one wave. Each is simulated in full: the
+  // same cycles as cycle mode.
   const char* cases[][2] = {
       {"--arch a100 --block 32x32@0.75 --gemm 2048x2048x1024", "uneven"},
       {"--arch a100 --unstructured 0.9 --gemm 256x1024x1024", "uneven"},
       {"--arch a100 --gemm 4096x4096x4096", "too few waves"},
       {"--arch a100 --gemm 128x128x16384 -p mapping.split_k=8", "more than one launch"},
+      {"--arch h100 --gemm 2048x2048x2048", "one wave"},  // the persistent wgmma kernel
   };
   for (const auto& c : cases) {
     const std::string args = c[0];

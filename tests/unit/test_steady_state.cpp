@@ -103,4 +103,12 @@ TEST_CASE("steady_state_takes_a_longer_period_when_the_caller_refuses_a_shorter"
   CHECK(cut->period_ctas == 20);
   CHECK(cut->period_cycles == Approx(2000));
   CHECK(fed == 80);  // warm-up 2 waves + three periods of 2 waves
+  // A caller that refuses every period: no cut, and the reason names the counters.
+  SteadyStateDetector never(200, 10);
+  for (std::size_t i = 0; i < 200; ++i)
+    CHECK(!never.on_dispatch(i, i < 10 ? 0 : Cycle(1000 * (i / 10)),
+                             [](const SteadyCut&) { return false; }));
+  CHECK(never.why_not().find("the counters") != std::string::npos);
+  SteadyStateDetector one(100, 100);
+  CHECK(one.why_not().find("one wave") != std::string::npos);
 }
