@@ -272,13 +272,9 @@ OpResult Gpu::simulate(const GemmOp& op, const IKernel& kernel, const KernelPlan
                                  kernel.name() +
                                  "'s CTAs are uneven here (kept blocks, nonzeros, a causal "
                                  "mask) or it is not such a kernel";
-  OpResult r = outcome.cut ? collect(op, kernel, plan, start, now_cycles(), double(outcome.periods),
-                                     outcome.period_cycles, &growth)
-                           : collect(op, kernel, plan, start, now_cycles());
-  if (steady_) {
-    report_steady(outcome, r);
-    StatRegistry<OpResult>::recompute(r);
-  }
+  OpResult r = collect(op, kernel, plan, start, now_cycles(), double(outcome.periods),
+                       outcome.period_cycles, outcome.cut ? &growth : nullptr);
+  if (steady_) report_steady(outcome, r);  // slots only: nothing computed from them
   return r;
 }
 

@@ -94,7 +94,7 @@ class Gpu : public sc_core::sc_module {
     bool cut = false;
     double period_waves = 0, period_cycles = 0;
     std::int64_t periods = 0;
-    std::size_t ctas_simulated = 0, stop_at = 0;
+    std::size_t ctas_simulated = 0;
     std::string fallback;  // why it was simulated in full
   };
   // Run `k` under steady-state mode: cut and extrapolated if its period settles.

@@ -113,13 +113,14 @@ void Gpu::run_kernel_steady(const KernelLaunch& k, SteadyOutcome& out, Snapshot&
     out.period_waves = double(cut->period_ctas) / double(slots);
     out.period_cycles = cut->period_cycles;
     out.periods = cut->periods;
-    out.stop_at = cut->stop_at;
+    out.ctas_simulated = cut->stop_at;
     period_growth = Snapshot{};
     period_growth.add_scaled(marks.at(cut->mark), at_warm_end,
                              double(cut->period_ctas) / double(cut->mark - warm_end));
   });
-  out.ctas_simulated = out.cut ? out.stop_at : k.ctas.size();
-  if (!out.cut) out.fallback = detector.why_not();
+  if (out.cut) return;
+  out.ctas_simulated = k.ctas.size();
+  out.fallback = detector.why_not();
 }
 
 void Gpu::report_steady(const SteadyOutcome& s, OpResult& r) {
