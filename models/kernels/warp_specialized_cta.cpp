@@ -1,6 +1,7 @@
 #include "models/kernels/warp_specialized_cta.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -125,6 +126,84 @@ void WsCta::issue_kblock(Consumer& c, int stage, Cycle now) {
   }
 }
 
+void WsCta::stage_output(Consumer& c, Cycle now) {
+  const double tile_bytes = double(k_.map.cta_m) * k_.map.cta_n * output_bytes(k_.op.dtype);
+  c.wake = sm_.smem.write(now, tile_bytes);  // accumulators, converted, into the epilogue buffer
+  c.phase = Consumer::Phase::Staged;
+}
+
+void WsCta::store_partial(Consumer& c) {
+  // Every slice of a tile sums into the one fp32 tile of the workspace (the deterministic
+  // reduction), written from the registers.
+  CtaTask t = k_.tiles[tiles_[c.tile]];
+  t.split = 0;
+  tile_store(k_, t, true, c.store);
+  sm_.submit(c.store);
+  submitted_ = true;
+}
+
+Cycle WsCta::lock_seen(const Consumer& c) const {
+  // The lock is seen by the first poll issued after the previous slice arrived; polls
+  // go out back to back, one L2 round trip each, from when the consumer began waiting.
+  const Cycle arrived = k_.arrived[std::size_t(k_.prev_slice[tiles_[c.tile]])];
+  if (arrived == kUnknown) return kUnknown;
+  const Cycle p = k_.lock_poll_cycles;
+  const Cycle polls = std::max<Cycle>(0, std::ceil((arrived - c.lock_from) / p));
+  return c.lock_from + (polls + 1) * p;
+}
+
+bool WsCta::reduce_slice(Consumer& c, Cycle now) {
+  using Phase = Consumer::Phase;
+  const std::size_t unit = tiles_[c.tile];
+  switch (c.phase) {
+    case Phase::Lock: {
+      const Cycle seen = lock_seen(c);
+      if (seen == kUnknown) {
+        // Not arrived yet: poll again one round trip later.
+        c.wake = now + k_.lock_poll_cycles;
+        return false;
+      }
+      if (!reached(seen, now)) {
+        c.wake = seen;
+        return false;
+      }
+      CtaTask t = k_.tiles[unit];
+      t.split = 0;
+      tile_store(k_, t, true, c.partial);
+      c.partial.write = false;
+      sm_.submit(c.partial);
+      submitted_ = true;
+      c.phase = Phase::Partial;
+      return true;
+    }
+    case Phase::Partial:
+      if (c.partial.done == kPending || !reached(c.partial.done, now)) return false;
+      if (k_.last_slice[unit]) {
+        // The sum is in the accumulators: the epilogue as without split-K.
+        if (!reached(c.buffer_free, now)) return false;
+        stage_output(c, now);
+        return true;
+      }
+      store_partial(c);
+      c.phase = Phase::Arrive;
+      return true;
+    case Phase::Arrive:
+      if (c.store.done == kPending) return false;
+      // The lock's increment follows the stores' fence: the slice arrives when its
+      // partial is in the L2, and its consumer goes on from then.
+      k_.arrived[unit] = c.store.done;
+      if (!reached(c.store.done, now)) return false;
+      sm_.last_write_done = std::max(sm_.last_write_done, c.store.done);
+      c.tile += consumers_.size();
+      c.kb = 0;
+      c.waited = StallCause::CtaBoundary;
+      c.phase = Phase::Main;
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool WsCta::consume(Consumer& c, Cycle now) {
   using Phase = Consumer::Phase;
   const double tile_bytes = double(k_.map.cta_m) * k_.map.cta_n * output_bytes(k_.op.dtype);
@@ -152,11 +231,27 @@ bool WsCta::consume(Consumer& c, Cycle now) {
       return true;
     }
     case Phase::Drain:
-      if (!reached(c.prev_done, now) || !reached(c.buffer_free, now)) return false;
-      c.wake =
-          sm_.smem.write(now, tile_bytes);  // accumulators, converted, into the epilogue buffer
-      c.phase = Phase::Staged;
+      if (!reached(c.prev_done, now)) return false;
+      if (!k_.prev_slice.empty() &&
+          (k_.prev_slice[tiles_[c.tile]] >= 0 || !k_.last_slice[tiles_[c.tile]])) {
+        // A K slice of a split tile: the first stores its partial and arrives; the others
+        // wait for the slice before them.
+        c.lock_from = now;
+        if (k_.prev_slice[tiles_[c.tile]] < 0) {
+          store_partial(c);
+          c.phase = Phase::Arrive;
+        } else {
+          c.phase = Phase::Lock;
+        }
+        return true;
+      }
+      if (!reached(c.buffer_free, now)) return false;
+      stage_output(c, now);
       return true;
+    case Phase::Lock:
+    case Phase::Partial:
+    case Phase::Arrive:
+      return reduce_slice(c, now);
     case Phase::Staged:
       if (!reached(c.wake, now)) return false;
       c.wake = sm_.tma.issue(now, 1);
@@ -198,8 +293,20 @@ Cycle WsCta::next_event(const Consumer& c) const {
         t = turn_ == c.tile ? std::max(t, turn_at_) : kUnknown;
       return t;
     }
-    case Phase::Drain:
-      return std::max(c.prev_done, c.buffer_free);
+    case Phase::Drain: {
+      const std::size_t unit = tiles_[c.tile];
+      const bool slice =
+          !k_.prev_slice.empty() && (k_.prev_slice[unit] >= 0 || !k_.last_slice[unit]);
+      return slice ? c.prev_done : std::max(c.prev_done, c.buffer_free);
+    }
+    case Phase::Lock:
+      return lock_seen(c) == kUnknown ? c.wake : lock_seen(c);
+    case Phase::Partial:
+      return c.partial.done == kPending
+                 ? kUnknown
+                 : std::max(c.partial.done, k_.last_slice[tiles_[c.tile]] ? c.buffer_free : 0);
+    case Phase::Arrive:
+      return c.store.done;
     case Phase::Staged:
     case Phase::Issue:
       return c.wake;

@@ -14,6 +14,14 @@
 // share and its TMA multicasts it into the peers' shared memory; peers run in lockstep
 // (same k-block at the same time), so a stage is full when the CTA's own request has
 // landed, and the peers' shares cross its link with it.
+// Split-K (mapping.split_k, CUTLASS's stream-K scheduler in its split-K mode with the
+// deterministic reduction): the tile list holds each output tile once per K slice,
+// slice-major, so a tile's slices run side by side on different CTAs. After its
+// mainloop a slice takes its turn in the tile's workspace lock: the first stores its
+// fp32 accumulators into the tile's workspace, each later one waits until the one before
+// it has arrived (spinning on the lock: one L2 round trip a poll), then adds its
+// accumulators there (reads the partial, writes the sum), and the last reads the sum
+// into its accumulators and runs the epilogue. The reductions of one tile are serial.
 // `cooperative`: one consumer of two warpgroups, both on every tile (each m64 row block
 // a wgmma), so the epilogue stalls the tensor cores. `pingpong`: two consumers own
 // alternate tiles and take turns (an ordered barrier) at the mainloop, so one's
@@ -41,6 +49,15 @@ struct WsLaunch : KernelLaunch, GemmTensors {
   int grid = 0;                // persistent CTAs
   int consumers = 1;           // 1: cooperative, 2: pingpong
   WsWork work;
+  // Split-K: for each entry of `tiles`, the entry of the same output tile's previous K
+  // slice (-1: the first) and whether it is the last slice; empty without split-K.
+  std::vector<std::int64_t> prev_slice;
+  std::vector<char> last_slice;
+  Cycle lock_poll_cycles = 0;  // one poll of a workspace lock: an L2 round trip
+  // The workspace locks: when each entry's slice has arrived (its partial is in the
+  // workspace), written by the CTA that ran it and read by the next slice's CTA (which
+  // may run on another SM). Unknown until then.
+  mutable std::vector<Cycle> arrived;
   std::unique_ptr<CtaProgram> start_cta(const CtaTask& t, int slot, SmContext& sm) const override;
 };
 
@@ -58,13 +75,36 @@ class WsCta : public CtaProgram {
     StallCause waited = StallCause::CtaBoundary;  // what held its next issue back
     Cycle prev_done = 0;                          // the last k-block's wgmma group completes
     int prev_stage = -1;
-    enum class Phase { Main, Drain, Staged, Issue, Storing, Done } phase = Phase::Main;
+    // Split-K slices pass through Lock (waiting for the previous slice), Partial (its sum
+    // read from the workspace) and Arrive (their own sum stored there) after Drain.
+    enum class Phase {
+      Main,
+      Drain,
+      Lock,
+      Partial,
+      Arrive,
+      Staged,
+      Issue,
+      Storing,
+      Done
+    } phase = Phase::Main;
     Cycle wake = 0;
     Cycle buffer_free = 0;  // the previous TMA store has read the epilogue buffer
     MemRequest store;
+    MemRequest partial;   // split-K: the tile's sum so far, read from the workspace
+    Cycle lock_from = 0;  // split-K: when it began polling the workspace lock
   };
 
   bool produce(Cycle now);
+  // After its mainloop, consumer `c`'s split-K steps (Lock, Partial, Arrive); false when
+  // it has to wait.
+  bool reduce_slice(Consumer& c, Cycle now);
+  // The epilogue's first step: the accumulators into the epilogue buffer.
+  void stage_output(Consumer& c, Cycle now);
+  // Split-K: submits consumer `c`'s partial sum, into its tile's workspace.
+  void store_partial(Consumer& c);
+  // Split-K: when consumer `c` sees the previous slice's arrival (unknown: not yet).
+  Cycle lock_seen(const Consumer& c) const;
   bool consume(Consumer& c, Cycle now);
   void issue_kblock(Consumer& c, int stage, Cycle now);
   // When consumer `c` could next move, if that is known (no_time: it waits on another agent).

@@ -4,6 +4,9 @@
 // and ping-pong schedules, dense and N:M. The CTA itself is warp_specialized_cta.h; the
 // tile and schedule come from warp_specialized_mapping.h.
 #include <algorithm>
+#include <limits>
+#include <map>
+#include <tuple>
 
 #include "models/kernels/multistage_gemm.h"
 #include "models/kernels/tensor_core_kernel.h"
@@ -13,6 +16,27 @@
 namespace stcsim {
 
 namespace {
+
+// Split-K: each tile entry's previous K slice of the same output tile and whether it is
+// the last (the tile list is slice-major: a tile's slices come in K order).
+void link_k_slices(WsLaunch& k, const KernelEnv& env) {
+  std::map<std::tuple<int, int, int>, std::int64_t> last;  // (batch, tile_m, tile_n) -> entry
+  k.prev_slice.assign(k.tiles.size(), -1);
+  k.last_slice.assign(k.tiles.size(), 1);
+  for (std::size_t i = 0; i < k.tiles.size(); ++i) {
+    const CtaTask& t = k.tiles[i];
+    const auto key = std::make_tuple(t.batch, t.tile_m, t.tile_n);
+    const auto it = last.find(key);
+    if (it != last.end()) {
+      k.prev_slice[i] = it->second;
+      k.last_slice[std::size_t(it->second)] = 0;
+    }
+    last[key] = std::int64_t(i);
+  }
+  k.arrived.assign(k.tiles.size(), std::numeric_limits<Cycle>::infinity());
+  // A spinning consumer's load of the lock goes to the L2 and back.
+  k.lock_poll_cycles = std::max(1.0, env.l2_hit_latency);
+}
 
 class WarpSpecializedGemm : public TensorCoreKernel {
  public:
@@ -29,23 +53,27 @@ class WarpSpecializedGemm : public TensorCoreKernel {
     std::vector<ParamDecl> out;
     for (auto& d : MappingRequest::params())
       if (d.key == "cta_m" || d.key == "cta_n" || d.key == "cta_k" || d.key == "stages" ||
-          d.key == "swizzle" || d.key == "schedule" || d.key == "cluster_m" || d.key == "policy")
+          d.key == "swizzle" || d.key == "schedule" || d.key == "cluster_m" || d.key == "policy" ||
+          d.key == "split_k")
         out.push_back(std::move(d));
     return out;
   }
   // Asked before multistage_gemm: on an SM with wgmma and TMA it is what libraries run.
-  // A mapping with Ampere-only keys (a warp tile, split-K, CUTLASS's sm80 tile list) asks
-  // for the multistage kernel.
+  // A mapping with Ampere-only keys (a warp tile, CUTLASS's sm80 tile list) asks for the
+  // multistage kernel; split-K runs here in the persistent kernel (its slices reduced
+  // through a workspace lock, not by a second launch).
   int auto_priority() const override { return 2; }
   bool auto_pick(const GemmOp& op, const MappingRequest& req) const override {
-    return !op.block_sparse() && req.warp_m == 0 && req.warp_n == 0 && req.split_k <= 1 &&
-           req.policy != "cutlass_sm80";
+    return !op.block_sparse() && req.warp_m == 0 && req.warp_n == 0 && req.policy != "cutlass_sm80";
   }
   std::string cannot_run(const GemmOp& op, const KernelEnv& env) const override {
     if (op.block_sparse())
       return "warp_specialized_gemm runs dense or N:M weights, not a block map";
     if (!env.tma.present())
       return "warp_specialized_gemm needs a TMA unit (this GPU's tma.impl is none)";
+    if (op.causal != Causal::None && env.request.split_k > 1)
+      return "a causal attention GEMM runs without split-K (mapping.split_k " +
+             std::to_string(env.request.split_k) + ")";
     const MmaKind wg{op.dtype, op.sparsity, 64};
     if (!env.tc.supports(wg))
       return "this GPU's tensor cores have " + env.tc.unsupported_reason(wg);
@@ -80,6 +108,7 @@ class WarpSpecializedGemm : public TensorCoreKernel {
     k->work = ws_work(map, op.kind());
     k->consumers = map.schedule == "pingpong" ? 2 : 1;
     k->tiles = multistage_cta_order(kp, map, nullptr);
+    if (map.split_k > 1) link_k_slices(*k, env);
     // Whole clusters: CTA g takes tiles g, g + grid, ..., so with the tiles in M-fastest
     // order and a grid of whole clusters a cluster's CTAs always hold adjacent M tiles.
     const std::size_t slots = std::size_t(env.num_sms) * std::size_t(p.occupancy.ctas_per_sm);

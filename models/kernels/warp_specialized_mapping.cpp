@@ -47,9 +47,11 @@ double ws_estimate_cycles(const GemmOp& op, const KernelEnv& env, const KernelMa
   const WsWork w = ws_work(m, kind);
   const double tiles =
       std::ceil(double(op.m) / m.cta_m) * std::ceil(double(op.n) / m.cta_n) * op.batch;
-  const double grid = std::min<double>(tiles, env.num_sms);
-  const double per_cta = std::ceil(tiles / grid);
-  const double kblocks = std::ceil(double(op.k) / m.cta_k);
+  const int splits = std::max(1, m.split_k);
+  const double units = tiles * splits;  // split-K: each tile once per K slice
+  const double grid = std::min<double>(units, env.num_sms);
+  const double per_cta = std::ceil(units / grid);
+  const double kblocks = std::ceil(std::ceil(double(op.k) / m.cta_k) / splits);
   const double tensor = w.wgmma_per_kblock * env.tc.initiation_interval(w.wgmma);
   const double matrix =
       w.wgmma_per_kblock * w.operand_bytes / env.smem.matrix_read_bytes_per_cycle();
@@ -63,7 +65,15 @@ double ws_estimate_cycles(const GemmOp& op, const KernelEnv& env, const KernelMa
   const double epilogue =
       m.schedule == "pingpong" ? 0 : 2 * tile_out / env.smem.bytes_per_cycle() + env.l2_hit_latency;
   const double prologue = 2 * env.l2_hit_latency;
-  const double compute = per_cta * (kblocks * std::max({tensor, smem, l2}) + epilogue) + prologue;
+  // Split-K: every slice but the last writes the tile's fp32 sum over the SM's link and
+  // every slice but the first reads it first, after a lock poll (the slices' average per
+  // work unit below); the slices of a tile take these steps one after another, so the
+  // last tile's chain adds its s - 1 steps at the end.
+  const double partial = double(m.cta_m) * m.cta_n * 4 / env.sm.l2_link_bytes_per_cycle;
+  const double step = 2 * partial + 2 * env.l2_hit_latency;
+  const double per_unit = (splits - 1) * step / splits;
+  const double compute = per_cta * (kblocks * std::max({tensor, smem, l2}) + epilogue + per_unit) +
+                         prologue + (splits - 1) * step;
   const double bytes =
       op.batch * (double(op.m) * op.k * (kind.a_bytes_per_k() + kind.meta_bytes_per_k()) +
                   double(op.n) * op.k * input_bytes(kind.dtype) +
@@ -188,9 +198,23 @@ KernelMapping choose_ws_mapping(const GemmOp& op, const KernelEnv& env) {
         " with at least 2 stages in shared memory (tiles: 64/128/256 x 64/128/256; cooperative "
         "needs cta_m >= 128, pingpong cta_m <= 128; a cluster needs the M tiles in whole "
         "clusters and swizzle 1)");
+  // Each tile with each split-K it may take (CUTLASS's stream-K scheduler in split-K
+  // mode): slices of at least two k-blocks, none for causal products.
+  std::vector<KernelMapping> split_cands;
+  for (const auto& m : cands) {
+    const std::int64_t kblocks = (op.k + m.cta_k - 1) / m.cta_k;
+    const std::vector<int> splits =
+        req.split_k ? std::vector<int>{req.split_k} : std::vector<int>{1, 2, 4, 8, 16};
+    for (const int s : splits) {
+      if (s > 1 && (op.causal != Causal::None || kblocks < 2 * s) && !req.split_k) continue;
+      KernelMapping sm = m;
+      sm.split_k = s;
+      split_cands.push_back(sm);
+    }
+  }
   const KernelMapping* best = nullptr;
   double best_c = 0;
-  for (const auto& m : cands) {
+  for (const auto& m : split_cands) {
     const double c = ws_estimate_cycles(op, env, m);
     // Ties (within 0.1%) go to the larger tile: fewer L2 reads for the same time.
     if (!best || c < best_c * 0.999 ||

@@ -110,3 +110,37 @@ TEST_CASE("physics_kernel_launch_latency_adds_its_cycles_per_launch", "[physics]
   CHECK(base["mapping"]["split_k"] == 4);
   CHECK(with["cycles"].get<double>() - base["cycles"].get<double>() == 2 * 1980);
 }
+
+TEST_CASE("physics_h100_split_k_fills_idle_sms_and_its_reduction_is_serial", "[physics][hopper]") {
+  // 72 x 256 outputs over K 2304 (ResNet-34, batch 8): 8 tiles of 64 x 64 on 132 SMs.
+  const std::string g = "--arch h100 --gemm 72x256x2304";
+  const auto chosen = run_stats(g)["ops"][0];
+  const auto whole = run_stats(g + " -p mapping.split_k=1")["ops"][0];
+  CHECK(wgmma(chosen));
+  CHECK(chosen["mapping"]["split_k"].get<int>() > 1);
+  CHECK(chosen["cycles"].get<double>() < whole["cycles"].get<double>());
+  // 36 k-blocks: 8 slices of 5 (the last 1), or 12 of 3 when 16 are asked for. The four
+  // more slices each wait for the one before (a lock poll, 272 cycles) and read the sum
+  // (another L2 round trip) before adding to it, one after another.
+  const std::string tile = g + " -p mapping.cta_m=64 -p mapping.cta_n=64";
+  const double c8 = run_stats(tile + " -p mapping.split_k=8")["ops"][0]["cycles"];
+  const double c16 = run_stats(tile + " -p mapping.split_k=16")["ops"][0]["cycles"];
+  CHECK(c16 - c8 >= 4 * 2 * 272);
+}
+
+TEST_CASE("physics_hopper_split_k_runs_every_schedule_cluster_and_pattern", "[physics][hopper]") {
+  // Each finishes (the slices' locks never wait on a slice that cannot run) and stays
+  // within its peak.
+  for (const char* extra :
+       {"--gemm 256x256x4096 -p mapping.schedule=cooperative -p mapping.split_k=4",
+        "--gemm 256x256x4096 -p mapping.schedule=pingpong -p mapping.split_k=5",
+        "--gemm 256x256x4096 -p mapping.cluster_m=2 -p mapping.split_k=2",
+        "--gemm 128x256x4096 --sparsity 2:4 -p mapping.split_k=4",
+        "--gemm 72x256x2304 -p mapping.split_k=64"}) {
+    INFO(extra);
+    const auto op = run_stats(std::string("--arch h200 --no-dense-baseline ") + extra)["ops"][0];
+    CHECK(wgmma(op));
+    CHECK(op["cycles"].get<double>() > 0);
+    CHECK(op["tflops"].get<double>() <= op["peak_tflops"].get<double>());
+  }
+}

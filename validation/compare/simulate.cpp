@@ -122,6 +122,8 @@ SimResult read_stats(const std::string& path) {
                 std::to_string(m.at("warp_n").get<int>()) + " s" +
                 std::to_string(m.at("stages").get<int>()) + " sw" +
                 std::to_string(m.at("swizzle").get<int>());
+    if (m.value("split_k", 1) > 1)
+      r.mapping += " splitK" + std::to_string(m.at("split_k").get<int>());
     r.ctas_per_sm = op.at("occupancy").at("ctas_per_sm").get<int>();
     const auto& hw = j.at("config").at("hardware");
     // The clock the op's seconds are at: the power model's (settled or measured), else
