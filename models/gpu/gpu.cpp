@@ -136,7 +136,7 @@ namespace {
 std::string map_key(const KernelMapping& m) {
   std::string k;
   for (int v : {m.cta_m, m.cta_n, m.cta_k, m.warp_m, m.warp_n, m.stages, m.swizzle, m.split_k,
-                int(m.layout), m.cluster_m, m.b_fragment_buffers})
+                int(m.layout), m.cluster_m, m.cluster_n, m.b_fragment_buffers})
     k += std::to_string(v) + ',';
   return k + m.schedule;
 }

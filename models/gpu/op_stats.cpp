@@ -261,6 +261,12 @@ const OpStat map_cluster_m{
      StatTotal::kNone, kKernel},
     computed<OpResult>([](const OpResult& r) { return r.mapping.cluster_m; }),
     warp_specialized};
+const OpStat map_cluster_n{
+    {"mapping.cluster_n", "CTAs",
+     "warp-specialized kernels: CTAs along N in a cluster, sharing each A tile by TMA multicast",
+     StatTotal::kNone, kKernel},
+    computed<OpResult>([](const OpResult& r) { return r.mapping.cluster_n; }),
+    warp_specialized};
 // Multistage mma.sync / mma.sp kernels only: how their warps buffer B fragments.
 const OpStat map_b_fragment_buffers{
     {"mapping.b_fragment_buffers", "buffers",

@@ -56,12 +56,18 @@ struct RowShare {
   std::int64_t first = 0, count = -1;
 };
 
+// The bytes of one whole row of a stage's A tile (kept values and metadata) and of its B
+// tile.
+struct StageRowBytes {
+  double a = 0, b = 0;
+};
+
 // The load of one stage into `r`: the k-tile starting at `k0` of the A rows (kept values,
 // compressed when sparse, and the metadata block of this tile and k-tile) and the B
-// rows of task `t`'s output tile, or only `b_share` of them (a cluster peer multicasts
-// the rest). Returns the bytes of one whole B row of the k-tile.
-double tile_stage_load(const GemmTensors& k, const CtaTask& t, std::int64_t k0, MemRequest& r,
-                       RowShare b_share = {});
+// rows of task `t`'s output tile, or only `a_share` / `b_share` of them (cluster peers
+// multicast the rest).
+StageRowBytes tile_stage_load(const GemmTensors& k, const CtaTask& t, std::int64_t k0,
+                              MemRequest& r, RowShare b_share = {}, RowShare a_share = {});
 
 // The store of a CTA's output tile into `store`: fp32 partials into the split-K
 // workspace when `partial`, else D (y^T tiles transposed through shared memory so that

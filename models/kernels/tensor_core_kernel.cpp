@@ -8,7 +8,7 @@ std::vector<ParamDecl> TensorCoreKernel::params() const {
   std::vector<ParamDecl> out;
   for (auto& d : MappingRequest::params())
     if (d.key != "kernel" && d.key != "unstructured_kernel" && d.key != "schedule" &&
-        d.key != "cluster_m")
+        d.key != "cluster_m" && d.key != "cluster_n")
       out.push_back(std::move(d));
   return out;
 }

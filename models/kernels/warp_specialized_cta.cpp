@@ -51,15 +51,21 @@ bool WsCta::produce(Cycle now) {
     while (next_load_ >= first_load_[load_tile_ + 1]) ++load_tile_;
     const CtaTask& t = k_.tiles[tiles_[load_tile_]];
     const std::int64_t k0 = t.k_begin + (next_load_ - first_load_[load_tile_]) * k_.map.cta_k;
-    if (k_.map.cluster_m > 1) {
-      // This CTA reads its share of the cluster's B tile and receives the rest from its
-      // peers' multicast.
-      const std::int64_t rows = tile_extent(k_, t).cols, c = k_.map.cluster_m;
-      const std::int64_t share = (rows + c - 1) / c;
-      const std::int64_t first = std::min(rows, share * (t.tile_m % c));
-      const std::int64_t own = std::min(rows - first, share);
-      const double row_bytes = tile_stage_load(k_, t, k0, loads_[s], RowShare{first, own});
-      loads_[s].multicast_bytes = double(rows - own) * row_bytes;
+    if (k_.map.cluster_m * k_.map.cluster_n > 1) {
+      // This CTA reads its share of the B tile it has in common with its cluster's column
+      // (cluster_m CTAs) and of the A tile it has in common with its row (cluster_n), and
+      // receives the rest from its peers' multicast.
+      const auto [m0, n0, a_rows, b_rows] = tile_extent(k_, t);
+      const auto part = [](std::int64_t rows, int c, int at) {
+        const std::int64_t share = (rows + c - 1) / c;
+        const std::int64_t first = std::min(rows, share * at);
+        return RowShare{first, std::min(rows - first, share)};
+      };
+      const RowShare b = part(b_rows, k_.map.cluster_m, t.tile_m % k_.map.cluster_m);
+      const RowShare a = part(a_rows, k_.map.cluster_n, t.tile_n % k_.map.cluster_n);
+      const StageRowBytes row = tile_stage_load(k_, t, k0, loads_[s], b, a);
+      loads_[s].multicast_bytes =
+          double(b_rows - b.count) * row.b + double(a_rows - a.count) * row.a;
     } else {
       tile_stage_load(k_, t, k0, loads_[s]);
     }

@@ -10,8 +10,9 @@
 //             group (wait_group 1) and releases that stage; after a tile's last k-block it
 //             waits for everything (wait_group 0), writes the accumulators to shared
 //             memory and has the TMA unit store them.
-// Clusters of c CTAs along M (mapping.cluster_m): each loads 1/c of the B tile they
-// share and its TMA multicasts it into the peers' shared memory; peers run in lockstep
+// Clusters of cm x cn CTAs (mapping.cluster_m, cluster_n): the cm CTAs of a tile column
+// each load 1/cm of the B tile they share, the cn CTAs of a tile row 1/cn of their A
+// tile, and their TMA multicasts it into the peers' shared memory; peers run in lockstep
 // (same k-block at the same time), so a stage is full when the CTA's own request has
 // landed, and the peers' shares cross its link with it.
 // Split-K (mapping.split_k, CUTLASS's stream-K scheduler in its split-K mode with the

@@ -53,8 +53,8 @@ class WarpSpecializedGemm : public TensorCoreKernel {
     std::vector<ParamDecl> out;
     for (auto& d : MappingRequest::params())
       if (d.key == "cta_m" || d.key == "cta_n" || d.key == "cta_k" || d.key == "stages" ||
-          d.key == "swizzle" || d.key == "schedule" || d.key == "cluster_m" || d.key == "policy" ||
-          d.key == "split_k")
+          d.key == "swizzle" || d.key == "schedule" || d.key == "cluster_m" ||
+          d.key == "cluster_n" || d.key == "policy" || d.key == "split_k")
         out.push_back(std::move(d));
     return out;
   }
@@ -107,13 +107,18 @@ class WarpSpecializedGemm : public TensorCoreKernel {
     auto k = operand_launch<WsLaunch>(op, map, allocate);
     k->work = ws_work(map, op.kind());
     k->consumers = map.schedule == "pingpong" ? 2 : 1;
-    k->tiles = multistage_cta_order(kp, map, nullptr);
+    // Tiles in M-fastest order within groups of cluster_n adjacent N tiles, so that every
+    // cluster_m x cluster_n consecutive tiles form one cluster's block (the M and N tiles
+    // come in whole clusters, swizzle is 1).
+    KernelMapping order = map;
+    order.swizzle = std::max(map.swizzle, map.cluster_n);
+    k->tiles = multistage_cta_order(kp, order, nullptr);
     if (map.split_k > 1) link_k_slices(*k, env);
-    // Whole clusters: CTA g takes tiles g, g + grid, ..., so with the tiles in M-fastest
-    // order and a grid of whole clusters a cluster's CTAs always hold adjacent M tiles.
+    // Whole clusters: CTA g takes tiles g, g + grid, ..., so with a grid of whole clusters
+    // a cluster's CTAs always hold one block of tiles.
     const std::size_t slots = std::size_t(env.num_sms) * std::size_t(p.occupancy.ctas_per_sm);
-    k->grid = int(
-        std::min(k->tiles.size(), slots / std::size_t(map.cluster_m) * std::size_t(map.cluster_m)));
+    const auto cluster = std::size_t(map.cluster_m * map.cluster_n);
+    k->grid = int(std::min(k->tiles.size(), slots / cluster * cluster));
     k->ctas_per_sm = p.occupancy.ctas_per_sm;
     for (int c = 0; c < k->grid; ++c) {
       CtaTask t;

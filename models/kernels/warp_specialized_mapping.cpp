@@ -25,8 +25,8 @@ WsWork ws_work(const KernelMapping& m, const MmaKind& kind) {
   w.operand_bytes = 64.0 * s.k * (kind.a_bytes_per_k() + kind.meta_bytes_per_k()) +
                     double(s.n) * s.k * input_bytes(kind.dtype);
   w.b_tile_bytes = double(m.cta_n) * m.cta_k * input_bytes(kind.dtype);
-  w.stage_bytes =
-      double(m.cta_m) * m.cta_k * (kind.a_bytes_per_k() + kind.meta_bytes_per_k()) + w.b_tile_bytes;
+  w.a_tile_bytes = double(m.cta_m) * m.cta_k * (kind.a_bytes_per_k() + kind.meta_bytes_per_k());
+  w.stage_bytes = w.a_tile_bytes + w.b_tile_bytes;
   // CUTLASS's sm90 TMA epilogue stores through subtiles of (up to) 128 x 32 outputs,
   // two buffers deep.
   w.epilogue_smem = 2.0 * std::min(m.cta_m, 128) * 32 * output_bytes(kind.dtype);
@@ -57,8 +57,10 @@ double ws_estimate_cycles(const GemmOp& op, const KernelEnv& env, const KernelMa
       w.wgmma_per_kblock * w.operand_bytes / env.smem.matrix_read_bytes_per_cycle();
   const double fill = w.stage_bytes / env.smem.bytes_per_cycle();
   const double smem = env.smem.matrix_path_is_port() ? matrix + fill : std::max(matrix, fill);
-  // A cluster reads its B tile from the L2 once; every SM still receives a whole stage.
-  const double l2_bytes = w.stage_bytes - w.b_tile_bytes * (m.cluster_m - 1) / m.cluster_m;
+  // A cluster reads each B tile (shared along M) and A tile (along N) from the L2 once;
+  // every SM still receives a whole stage.
+  const double l2_bytes = w.stage_bytes - w.b_tile_bytes * (m.cluster_m - 1) / m.cluster_m -
+                          w.a_tile_bytes * (m.cluster_n - 1) / m.cluster_n;
   const double l2 = std::max(l2_bytes * grid / env.l2_bytes_per_cycle,
                              w.stage_bytes / env.sm.l2_link_bytes_per_cycle);
   const double tile_out = double(m.cta_m) * m.cta_n * output_bytes(kind.dtype);
@@ -87,7 +89,7 @@ namespace {
 struct WsTile {
   int m = 0, n = 0, k = 0;
   std::string schedule;
-  int cluster_m = 1;
+  int cluster_m = 1, cluster_n = 1;
   std::string label;
 };
 
@@ -98,8 +100,10 @@ void add_if_runnable(const WsTile& t, bool k_is_the_entrys, const GemmOp& op, co
                      std::vector<KernelMapping>& out) {
   const MappingRequest& req = env.request;
   const MmaKind kind = op.kind();
-  const std::int64_t tiles_m = (op.m + t.m - 1) / t.m;
-  if (t.cluster_m > 1 && (tiles_m % t.cluster_m || req.swizzle > 1)) return;
+  const std::int64_t tiles_m = (op.m + t.m - 1) / t.m, tiles_n = (op.n + t.n - 1) / t.n;
+  if (t.cluster_m * t.cluster_n > 1 &&
+      (tiles_m % t.cluster_m || tiles_n % t.cluster_n || req.swizzle > 1))
+    return;
   if (req.schedule != "auto" && req.schedule != t.schedule) return;
   if ((req.cta_m && req.cta_m != t.m) || (req.cta_n && req.cta_n != t.n)) return;
   if (k_is_the_entrys && req.cta_k && req.cta_k != t.k) return;
@@ -112,6 +116,7 @@ void add_if_runnable(const WsTile& t, bool k_is_the_entrys, const GemmOp& op, co
   m.warp_n = t.n;
   m.swizzle = req.swizzle ? req.swizzle : 1;
   m.cluster_m = t.cluster_m;
+  m.cluster_n = t.cluster_n;
   const int fit = ws_stages(m, kind, env.sm);
   m.stages = req.stages ? std::min(req.stages, fit) : fit;
   if (m.stages < 2) return;
@@ -132,11 +137,14 @@ std::vector<KernelMapping> ws_candidates(const GemmOp& op, const KernelEnv& env)
                      {128, 128, "pingpong"},    {128, 64, "pingpong"}};
   const MappingRequest& req = env.request;
   std::vector<KernelMapping> out;
-  for (const int cluster : {1, 2, 4})
-    for (const auto& c : table) {
-      if (req.cluster_m ? cluster != req.cluster_m : cluster > 2) continue;
-      add_if_runnable({c.m, c.n, 0, c.schedule, cluster, "heuristic"}, false, op, env, out);
-    }
+  // Clusters 1x1 and 2x1 unless the mapping names one (any of 1, 2, 4 each way).
+  for (const int cn : {1, 2, 4})
+    for (const int cm : {1, 2, 4})
+      for (const auto& c : table) {
+        if (req.cluster_m ? cm != req.cluster_m : cm > 2) continue;
+        if (req.cluster_n ? cn != req.cluster_n : cn > 1) continue;
+        add_if_runnable({c.m, c.n, 0, c.schedule, cm, cn, "heuristic"}, false, op, env, out);
+      }
   return out;
 }
 
@@ -151,13 +159,12 @@ std::vector<KernelMapping> ws_cutlass_sm90_candidates(const GemmOp& op, const Ke
   const MappingRequest& req = env.request;
   std::vector<KernelMapping> out;
   for (const CutlassSm90Entry& e : cutlass_sm90_entries(op.kind())) {
-    // N-direction clusters multicast the A tile, which this kernel does not model.
-    if (e.cluster_n != 1) continue;
     if (req.cluster_m && e.cluster_m != req.cluster_m) continue;
+    if (req.cluster_n && e.cluster_n != req.cluster_n) continue;
     const std::size_t before = out.size();
-    add_if_runnable(
-        {e.cta_m, e.cta_n, e.cta_k, e.schedule, e.cluster_m, "cutlass_sm90 " + e.describe()}, true,
-        op, env, out);
+    add_if_runnable({e.cta_m, e.cta_n, e.cta_k, e.schedule, e.cluster_m, e.cluster_n,
+                     "cutlass_sm90 " + e.describe()},
+                    true, op, env, out);
     // Accumulators beyond the consumers' setmaxnreg budget spill in the real kernel;
     // this one does not model spills, so it does not run such an entry.
     if (out.size() > before && ws_accumulator_regs(out.back()) > kWsConsumerRegs) out.pop_back();
@@ -186,17 +193,17 @@ KernelMapping choose_ws_mapping(const GemmOp& op, const KernelEnv& env) {
         kind.str() + " runs here with cta_m=" + std::to_string(req.cta_m) +
         " cta_n=" + std::to_string(req.cta_n) + " cta_k=" + std::to_string(req.cta_k) +
         " schedule=" + req.schedule + " cluster_m=" + std::to_string(req.cluster_m) +
-        " (its 2x1x1 clusters need the M tiles in pairs and swizzle 1; its 1x2x1 clusters "
-        "multicast A, which warp_specialized_gemm does not model; entries whose accumulators "
-        "exceed the consumers' registers are left out; docs/mapping.md): use mapping.policy "
-        "chooser");
+        " cluster_n=" + std::to_string(req.cluster_n) +
+        " (its 2x1x1 clusters need the M tiles in pairs, its 1x2x1 clusters the N tiles, and "
+        "both swizzle 1; entries whose accumulators exceed the consumers' registers are left "
+        "out; docs/mapping.md): use mapping.policy chooser");
   if (cands.empty())
     throw InputError(
         "mapping: no warp_specialized_gemm tile matches cta_m=" + std::to_string(req.cta_m) +
-        " cta_n=" + std::to_string(req.cta_n) + " schedule=" + req.schedule +
-        " cluster_m=" + std::to_string(req.cluster_m) +
+        " cta_n=" + std::to_string(req.cta_n) + " schedule=" + req.schedule + " cluster_m=" +
+        std::to_string(req.cluster_m) + " cluster_n=" + std::to_string(req.cluster_n) +
         " with at least 2 stages in shared memory (tiles: 64/128/256 x 64/128/256; cooperative "
-        "needs cta_m >= 128, pingpong cta_m <= 128; a cluster needs the M tiles in whole "
+        "needs cta_m >= 128, pingpong cta_m <= 128; a cluster needs the M and N tiles in whole "
         "clusters and swizzle 1)");
   // Each tile with each split-K it may take (CUTLASS's stream-K scheduler in split-K
   // mode): slices of at least two k-blocks, none for causal products.

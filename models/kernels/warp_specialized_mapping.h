@@ -3,9 +3,10 @@
 // 16-bit dense and 2:4 GEMMs (TileShape M in {64, 128, 256}, N in {64, 128, 256}, K of
 // 128 bytes of A per stage; cooperative needs M >= 128, pingpong runs M <= 128; clusters
 // of 1 or 2 CTAs along M), ranked by the documented estimate below, or the user's tile
-// when mapping.cta_m/cta_n are set. A cluster of c CTAs along M runs c vertically
-// adjacent tiles at once, each CTA loading 1/c of their common B tile and multicasting it
-// to the others: it needs the M tiles to come in whole clusters and plain raster order.
+// when mapping.cta_m/cta_n are set. A cluster of cm x cn CTAs runs a cm x cn block of
+// adjacent tiles at once: the cm CTAs of a tile column each load 1/cm of their common B
+// tile and multicast it to the others, the cn CTAs of a tile row likewise 1/cn of their
+// A tile. It needs the tiles to come in whole clusters and plain raster order.
 #pragma once
 #include <vector>
 
@@ -19,7 +20,8 @@ struct WsWork {
   int wgmma_per_kblock = 0;  // per tile and k-block: (cta_m / 64) x (cta_k / K)
   double operand_bytes = 0;  // shared-memory bytes one wgmma reads: A values, metadata, B
   double stage_bytes = 0;    // one stage: the A tile (+ metadata) and the B tile
-  double b_tile_bytes = 0;   // the B tile of one stage (shared by a cluster's CTAs)
+  double a_tile_bytes = 0;   // the A tile (+ metadata) of one stage (shared along N)
+  double b_tile_bytes = 0;   // the B tile of one stage (shared along M)
   double epilogue_smem = 0;  // the epilogue's store buffers
   int boxes_per_stage = 2;   // TMA boxes per stage: A, B (and metadata)
 };
@@ -37,11 +39,12 @@ int ws_stages(const KernelMapping& m, const MmaKind& kind, const SmSpec& sm);
 // the DRAM time of reading A and B and writing D once.
 double ws_estimate_cycles(const GemmOp& op, const KernelEnv& env, const KernelMapping& m);
 
-// The chooser's candidates (mapping.policy chooser): the table above at clusters 1 and 2.
+// The chooser's candidates (mapping.policy chooser): the table above at clusters 1x1 and
+// 2x1, or at the cluster the mapping asks for (cluster_m, cluster_n).
 std::vector<KernelMapping> ws_candidates(const GemmOp& op, const KernelEnv& env);
 // mapping.policy cutlass_sm90: the entries CUTLASS's generator instantiates for sm90
-// (models/mapping/cutlass_sm90_tiles.h) that this kernel runs as CUTLASS would: clusters
-// along M only (a 1x2x1 cluster multicasts A, not modelled), accumulators within the
+// (models/mapping/cutlass_sm90_tiles.h) that this kernel runs as CUTLASS would: their
+// clusters (2x1x1 multicasting B, 1x2x1 multicasting A), accumulators within the
 // consumers' registers (ws_accumulator_regs; a spilling kernel is not modelled), stages
 // as many as fit (CUTLASS's StageCountAutoCarveout). chosen_by names the entry.
 std::vector<KernelMapping> ws_cutlass_sm90_candidates(const GemmOp& op, const KernelEnv& env);

@@ -54,7 +54,7 @@ std::string KernelMapping::describe() const {
   std::ostringstream os;
   if (!schedule.empty()) {
     os << cta_m << "x" << cta_n << "x" << cta_k << " warp-specialized " << schedule << " cluster "
-       << cluster_m << "x1 stages " << stages << " swizzle " << swizzle;
+       << cluster_m << "x" << cluster_n << " stages " << stages << " swizzle " << swizzle;
     return os.str();
   }
   os << cta_m << "x" << cta_n << "x" << cta_k << " warp " << warp_m << "x" << warp_n << " stages "
@@ -120,6 +120,11 @@ std::vector<ParamDecl> MappingRequest::params() {
           "cluster_m", "CTAs", d.cluster_m, 0, 4,
           "warp-specialized kernels (sm90): CTAs of a cluster along M, which share each B tile by "
           "TMA multicast (1, 2 or 4; 0: chosen)"),
+      int_param(
+          "cluster_n", "CTAs", d.cluster_n, 0, 4,
+          "warp-specialized kernels (sm90): CTAs of a cluster along N, which share each A tile by "
+          "TMA multicast (1, 2 or 4; 0: chosen: 1 under the chooser, CUTLASS's under "
+          "cutlass_sm90)"),
       int_param("b_fragment_buffers", "buffers", d.b_fragment_buffers, 0, 2,
                 "mma.sync / mma.sp mainloops: register buffers per warp for B fragments; 2 loads "
                 "the next k-sub's B while this one's mma issue, 1 only after the last mma that "
@@ -146,6 +151,7 @@ MappingRequest MappingRequest::from(const ParamSet& p) {
   r.unstructured_kernel = p.get_string("unstructured_kernel");
   r.schedule = p.get_string("schedule");
   r.cluster_m = int(p.get_int("cluster_m"));
+  r.cluster_n = int(p.get_int("cluster_n"));
   r.policy = p.get_string("policy");
   r.exhaustive_top = int(p.get_int("exhaustive_top"));
   r.b_fragment_buffers = int(p.get_int("b_fragment_buffers"));

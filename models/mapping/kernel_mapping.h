@@ -28,8 +28,9 @@ struct KernelMapping {
   // tile) or "pingpong" (they alternate tiles); empty for the others, whose warps the
   // warp tile counts.
   std::string schedule;
-  int cluster_m =
-      1;  // warp-specialized kernels: CTAs along M that share each B tile by TMA multicast
+  // Warp-specialized kernels: a cluster of cluster_m x cluster_n CTAs; those along M
+  // share each B tile, those along N each A tile, by TMA multicast.
+  int cluster_m = 1, cluster_n = 1;
   // Register buffers for each warp's B fragments in a mma.sync / mma.sp mainloop: 2 loads
   // k-sub k+1's B while k-sub k's mma issue; 1 reloads it only after the last mma that
   // read it (CUTLASS's sparse mainloop under register pressure). 0: not such a kernel.
@@ -71,6 +72,7 @@ struct MappingRequest {
   std::string unstructured_kernel = "block_sparse_gemm";  // auto's kernel for 1x1-block weights
   std::string schedule = "auto";  // warp-specialized kernels: auto | cooperative | pingpong
   int cluster_m = 0;              // warp-specialized kernels: 1, 2 or 4 (0: chosen)
+  int cluster_n = 0;              // warp-specialized kernels: 1, 2 or 4 (0: chosen)
   int b_fragment_buffers = 0;     // 1 or 2 (0: as CUTLASS's mainloop for the instruction)
   // Where the chooser's candidate tiles come from: "chooser" (the documented set),
   // "cutlass_sm80" (what CUTLASS's generator instantiates for sm80, cutlass_sm80_tiles.h,

@@ -2,6 +2,8 @@
 // its peak, a big GEMM close to it, a memory-bound GEMM at DRAM bandwidth, 2:4 never
 // above 2x, time monotone in size, and the Ampere-style kernel still selectable.
 #include <catch2/catch.hpp>
+#include <string>
+#include <tuple>
 
 #include "tests/physics/monotone_in_size.h"
 #include "tests/support/run_stcsim.h"
@@ -81,17 +83,22 @@ TEST_CASE("physics_hopper_schedules_and_the_ampere_kernel_on_request", "[physics
 
 TEST_CASE("physics_hopper_cluster_multicast_cuts_l2_reads_of_b", "[physics][hopper]") {
   // 8192^3 bf16, 128x256 tiles: a stage is A 16 KB + B 32 KB. A cluster of two along M
-  // reads each B tile from the L2 once, so L2 slice time per run drops to (16 + 16) / 48.
-  auto l2_cycles = [](const std::string& cluster) {
+  // reads each B tile from the L2 once, so L2 slice time per run drops to (16 + 16) / 48;
+  // two along N read each A tile once: (8 + 32) / 48; 2 x 2 both: (8 + 16) / 48.
+  auto l2_cycles = [](int cm, int cn) {
     const auto op = run_stats(
         "--arch h100 --gemm 8192x8192x8192 --dtype bf16 -p mapping.cta_m=128 "
         "-p mapping.cta_n=256 -p mapping.schedule=cooperative -p mapping.cluster_m=" +
-        cluster)["ops"][0];
+        std::to_string(cm) + " -p mapping.cluster_n=" + std::to_string(cn))["ops"][0];
+    CHECK(op["mapping"]["cluster_m"] == cm);
+    CHECK(op["mapping"]["cluster_n"] == cn);
     return op["utilization"]["l2"].get<double>() * op["cycles"].get<double>();
   };
-  const double ratio = l2_cycles("2") / l2_cycles("1");
-  INFO("L2 busy ratio, cluster 2 / cluster 1: " << ratio);
-  CHECK(ratio == Approx(32.0 / 48.0).epsilon(0.02));
+  const double alone = l2_cycles(1, 1);
+  for (auto [cm, cn, ratio] : {std::tuple{2, 1, 32.0 / 48}, {1, 2, 40.0 / 48}, {2, 2, 24.0 / 48}}) {
+    INFO("cluster " << cm << "x" << cn);
+    CHECK(l2_cycles(cm, cn) / alone == Approx(ratio).epsilon(0.02));
+  }
 }
 
 TEST_CASE("physics_kernel_launch_latency_adds_its_cycles_per_launch", "[physics][hopper]") {
@@ -135,6 +142,8 @@ TEST_CASE("physics_hopper_split_k_runs_every_schedule_cluster_and_pattern", "[ph
        {"--gemm 256x256x4096 -p mapping.schedule=cooperative -p mapping.split_k=4",
         "--gemm 256x256x4096 -p mapping.schedule=pingpong -p mapping.split_k=5",
         "--gemm 256x256x4096 -p mapping.cluster_m=2 -p mapping.split_k=2",
+        "--gemm 256x512x4096 -p mapping.cluster_n=2 -p mapping.split_k=2",
+        "--gemm 512x512x4096 --sparsity 2:4 -p mapping.cluster_m=2 -p mapping.cluster_n=2",
         "--gemm 128x256x4096 --sparsity 2:4 -p mapping.split_k=4",
         "--gemm 72x256x2304 -p mapping.split_k=64"}) {
     INFO(extra);

@@ -94,13 +94,13 @@ TEST_CASE("cutlass_sm90_policy_picks_a_listed_entry_on_h200", "[mapping][sm90]")
         REQUIRE(ws.cannot_run(op, env).empty());
         const KernelMapping map = ws.mapping(op, env);
         INFO(map.describe() << " / " << map.chosen_by);
-        // An entry of CUTLASS's list, as the kernel runs it: cluster along M, stages that fit.
+        // An entry of CUTLASS's list, as the kernel runs it: its cluster, stages that fit.
         CHECK(listed(cutlass_sm90_entries(op.kind()), map.cta_m, map.cta_n, map.cta_k,
-                     map.cluster_m, 1, map.schedule));
+                     map.cluster_m, map.cluster_n, map.schedule));
         CHECK(map.chosen_by.rfind("cutlass_sm90 " + std::to_string(map.cta_m) + "x", 0) == 0);
         CHECK(map.stages == ws_stages(map, op.kind(), env.sm));
         CHECK(ws_accumulator_regs(map) <= kWsConsumerRegs);
-        CHECK(map.cluster_m == 2);  // the list's only M cluster
+        CHECK(map.cluster_m * map.cluster_n == 2);  // the list's clusters: 2x1x1 and 1x2x1
       }
 }
 
@@ -108,20 +108,32 @@ TEST_CASE("cutlass_sm90_policy_leaves_out_what_the_kernel_does_not_model", "[map
   const PresetEnv h200("h200", "cutlass_sm90");
   const KernelEnv env = h200.env();
   const auto cands = ws_cutlass_sm90_candidates(gemm(8192, 8192, 8192, Dtype::BF16), env);
-  // 18 entries; left out: the 9 of cluster 1x2x1 (A multicast), and of 2x1x1 the ones
-  // whose accumulators exceed 232 registers per consumer thread: 256x256 (both
-  // schedules), 128x256 and 256x128 ping-pong.
-  CHECK(cands.size() == 9 - 4);
+  // 18 entries, 9 of cluster 2x1x1 (B multicast) and 9 of 1x2x1 (A multicast); left out
+  // of each, the ones whose accumulators exceed 232 registers per consumer thread:
+  // 256x256 (both schedules), 128x256 and 256x128 ping-pong.
+  CHECK(cands.size() == 2 * (9 - 4));
+  int along_m = 0, along_n = 0;
   for (const auto& m : cands) {
     INFO(m.describe());
-    CHECK(m.cluster_m == 2);
+    CHECK(m.cluster_m * m.cluster_n == 2);
+    along_m += m.cluster_m == 2;
+    along_n += m.cluster_n == 2;
     CHECK(ws_accumulator_regs(m) <= kWsConsumerRegs);
   }
-  // M in one 64-row tile cannot fill a 2x1x1 cluster: no entry runs; the error says why.
-  const GemmOp tiny = gemm(64, 768, 768, Dtype::BF16);
+  CHECK(along_m == 5);
+  CHECK(along_n == 5);
+  // M and N each in one tile cannot fill a cluster of two: no entry runs; the error says
+  // why.
+  const GemmOp tiny = gemm(64, 64, 768, Dtype::BF16);
   CHECK(ws_cutlass_sm90_candidates(tiny, env).empty());
   CHECK_THROWS_WITH(choose_ws_mapping(tiny, env),
                     Catch::Contains("no CUTLASS sm90 entry") && Catch::Contains("1x2x1"));
+  // M in one 64-row tile: the 1x2x1 entries still run when the N tiles come in pairs.
+  for (const auto& m : ws_cutlass_sm90_candidates(gemm(64, 768, 768, Dtype::BF16), env)) {
+    INFO(m.describe());
+    CHECK(m.cluster_n == 2);
+  }
+  CHECK_FALSE(ws_cutlass_sm90_candidates(gemm(64, 768, 768, Dtype::BF16), env).empty());
 }
 
 TEST_CASE("cutlass_sm90_policy_refused_on_presets_without_wgmma_and_tma", "[mapping][sm90]") {
