@@ -148,6 +148,12 @@ void WsCta::store_partial(Consumer& c) {
   submitted_ = true;
 }
 
+Cycle WsCta::partial_in_l2(const Consumer& c) {
+  // A write's done time is when the slices have taken the data that has arrived; the
+  // last bytes leave the SM's link at link_done.
+  return std::max(c.store.done, c.store.link_done);
+}
+
 Cycle WsCta::lock_seen(const Consumer& c) const {
   // The lock is seen by the first poll issued after the previous slice arrived; polls
   // go out back to back, one L2 round trip each, from when the consumer began waiting.
@@ -193,18 +199,21 @@ bool WsCta::reduce_slice(Consumer& c, Cycle now) {
       store_partial(c);
       c.phase = Phase::Arrive;
       return true;
-    case Phase::Arrive:
+    case Phase::Arrive: {
       if (c.store.done == kPending) return false;
-      // The lock's increment follows the stores' fence: the slice arrives when its
-      // partial is in the L2, and its consumer goes on from then.
-      k_.arrived[unit] = c.store.done;
-      if (!reached(c.store.done, now)) return false;
-      sm_.last_write_done = std::max(sm_.last_write_done, c.store.done);
+      // The lock's increment follows the stores' fence: the slice arrives when its whole
+      // partial has left the SM over its link and is in the L2, and its consumer goes on
+      // from then.
+      const Cycle in_l2 = partial_in_l2(c);
+      k_.arrived[unit] = in_l2;
+      if (!reached(in_l2, now)) return false;
+      sm_.last_write_done = std::max(sm_.last_write_done, in_l2);
       c.tile += consumers_.size();
       c.kb = 0;
       c.waited = StallCause::CtaBoundary;
       c.phase = Phase::Main;
       return true;
+    }
     default:
       return false;
   }
@@ -312,7 +321,7 @@ Cycle WsCta::next_event(const Consumer& c) const {
                  ? kUnknown
                  : std::max(c.partial.done, k_.last_slice[tiles_[c.tile]] ? c.buffer_free : 0);
     case Phase::Arrive:
-      return c.store.done;
+      return c.store.done == kPending ? kUnknown : partial_in_l2(c);
     case Phase::Staged:
     case Phase::Issue:
       return c.wake;

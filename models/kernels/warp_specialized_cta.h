@@ -104,6 +104,8 @@ class WsCta : public CtaProgram {
   void stage_output(Consumer& c, Cycle now);
   // Split-K: submits consumer `c`'s partial sum, into its tile's workspace.
   void store_partial(Consumer& c);
+  // Split-K: when consumer `c`'s timed partial store is wholly in the L2.
+  static Cycle partial_in_l2(const Consumer& c);
   // Split-K: when consumer `c` sees the previous slice's arrival (unknown: not yet).
   Cycle lock_seen(const Consumer& c) const;
   bool consume(Consumer& c, Cycle now);

@@ -107,9 +107,9 @@ class WarpSpecializedGemm : public TensorCoreKernel {
     auto k = operand_launch<WsLaunch>(op, map, allocate);
     k->work = ws_work(map, op.kind());
     k->consumers = map.schedule == "pingpong" ? 2 : 1;
-    // Tiles in M-fastest order within groups of cluster_n adjacent N tiles, so that every
-    // cluster_m x cluster_n consecutive tiles form one cluster's block (the M and N tiles
-    // come in whole clusters, swizzle is 1).
+    // Tiles in groups of cluster_n adjacent N tiles, N fastest within a group and M
+    // after it, so that every cluster_m x cluster_n consecutive tiles form one cluster's
+    // block (the M and N tiles come in whole clusters, swizzle is 1).
     KernelMapping order = map;
     order.swizzle = std::max(map.swizzle, map.cluster_n);
     k->tiles = multistage_cta_order(kp, order, nullptr);

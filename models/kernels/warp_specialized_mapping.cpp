@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <utility>
 
 #include "models/mapping/cutlass_sm90_tiles.h"
 #include "sim/core/input_error.h"
@@ -47,11 +49,14 @@ double ws_estimate_cycles(const GemmOp& op, const KernelEnv& env, const KernelMa
   const WsWork w = ws_work(m, kind);
   const double tiles =
       std::ceil(double(op.m) / m.cta_m) * std::ceil(double(op.n) / m.cta_n) * op.batch;
-  const int splits = std::max(1, m.split_k);
-  const double units = tiles * splits;  // split-K: each tile once per K slice
+  // Split-K: K slices of ceil(k-blocks / split_k) k-blocks, so fewer than split_k when
+  // the last would be empty (multistage_cta_order); each tile once per slice.
+  const double all_kblocks = std::ceil(double(op.k) / m.cta_k);
+  const int splits = int(std::ceil(all_kblocks / std::ceil(all_kblocks / std::max(1, m.split_k))));
+  const double units = tiles * splits;
   const double grid = std::min<double>(units, env.num_sms);
   const double per_cta = std::ceil(units / grid);
-  const double kblocks = std::ceil(std::ceil(double(op.k) / m.cta_k) / splits);
+  const double kblocks = std::ceil(all_kblocks / splits);
   const double tensor = w.wgmma_per_kblock * env.tc.initiation_interval(w.wgmma);
   const double matrix =
       w.wgmma_per_kblock * w.operand_bytes / env.smem.matrix_read_bytes_per_cycle();
@@ -101,8 +106,11 @@ void add_if_runnable(const WsTile& t, bool k_is_the_entrys, const GemmOp& op, co
   const MappingRequest& req = env.request;
   const MmaKind kind = op.kind();
   const std::int64_t tiles_m = (op.m + t.m - 1) / t.m, tiles_n = (op.n + t.n - 1) / t.n;
-  if (t.cluster_m * t.cluster_n > 1 &&
-      (tiles_m % t.cluster_m || tiles_n % t.cluster_n || req.swizzle > 1))
+  // A cluster's CTAs hold one block of tiles in lockstep: the tiles must come in whole
+  // clusters, in plain raster order, all of them present and with the same K (a causal
+  // product drops tiles above its diagonal or shortens their K).
+  if (t.cluster_m * t.cluster_n > 1 && (tiles_m % t.cluster_m || tiles_n % t.cluster_n ||
+                                        req.swizzle > 1 || op.causal != Causal::None))
     return;
   if (req.schedule != "auto" && req.schedule != t.schedule) return;
   if ((req.cta_m && req.cta_m != t.m) || (req.cta_n && req.cta_n != t.n)) return;
@@ -180,6 +188,15 @@ KernelMapping choose_ws_mapping(const GemmOp& op, const KernelEnv& env) {
   if (req.cta_k && req.cta_k % ksub)
     throw InputError("mapping.cta_k: warp_specialized_gemm needs a multiple of " +
                      std::to_string(ksub) + " (wgmma K for " + kind.str() + ")");
+  for (const auto& [key, v] : {std::pair{"cluster_m", req.cluster_m}, {"cluster_n", req.cluster_n}})
+    if (v != 0 && v != 1 && v != 2 && v != 4)
+      throw InputError(std::string("mapping.") + key + ": " + std::to_string(v) +
+                       " CTAs; a warp-specialized cluster spans 1, 2 or 4 along each of M and N "
+                       "(0: chosen)");
+  if (std::max(1, req.cluster_m) * std::max(1, req.cluster_n) > 8)
+    throw InputError("mapping.cluster_m x cluster_n: " + std::to_string(req.cluster_m) + " x " +
+                     std::to_string(req.cluster_n) +
+                     " CTAs; a cluster holds at most 8 (the portable cluster size on sm90)");
   const bool cutlass = req.policy == "cutlass_sm90";
   if (req.policy == "cutlass_sm80")
     throw InputError(
@@ -213,7 +230,12 @@ KernelMapping choose_ws_mapping(const GemmOp& op, const KernelEnv& env) {
     const std::vector<int> splits =
         req.split_k ? std::vector<int>{req.split_k} : std::vector<int>{1, 2, 4, 8, 16};
     for (const int s : splits) {
-      if (s > 1 && (op.causal != Causal::None || kblocks < 2 * s) && !req.split_k) continue;
+      // Unpinned, a count whose last slices would be empty is left out (the kernel would
+      // run fewer).
+      const std::int64_t per = (kblocks + s - 1) / s;
+      if (!req.split_k && s > 1 &&
+          (op.causal != Causal::None || kblocks < 2 * s || per * (s - 1) >= kblocks))
+        continue;
       KernelMapping sm = m;
       sm.split_k = s;
       split_cands.push_back(sm);
