@@ -3,6 +3,7 @@
 // With no L1 modelled, the whole spans go to the L2. Used by the CUDA-core kernels (CSR
 // SpMM's activation gathers, the depthwise convolution's input rows).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -40,13 +41,11 @@ inline void load_spans_through_l1(SmContext& sm, const Span* spans, std::size_t 
   for (std::size_t i = 0; i < n; ++i) {
     const auto [a0, a1] = spans[i];
     for (std::uint64_t line = a0 / 128 * 128; line < a1; line += 128) {
-      std::uint8_t want = 0;
-      for (int sct = 0; sct < 4; ++sct) {
-        const std::uint64_t lo = line + std::uint64_t(sct) * 32;
-        if (lo + 32 > a0 && lo < a1) want |= std::uint8_t(1u << sct);
-      }
+      // Sectors [s0, s1) of the line overlap [a0, a1).
+      const unsigned s0 = unsigned((std::max(a0, line) - line) / 32);
+      const unsigned s1 = unsigned((std::min(a1, line + 128) - line + 31) / 32);
       lines[k].addr = line;
-      lines[k].sectors = want;
+      lines[k].sectors = std::uint8_t(((1u << s1) - 1) & ~((1u << s0) - 1));
       ++k;
     }
   }
@@ -57,17 +56,20 @@ inline void load_spans_through_l1(SmContext& sm, const Span* spans, std::size_t 
     const std::uint8_t want = lines[i].sectors, miss = results[i].miss_sectors & want;
     wanted += sector_count(want);
     hits += sector_count(std::uint8_t(want & ~miss));
-    for (int sct = 0; sct < 4; ++sct) {
-      if (!(miss >> sct & 1)) continue;
-      // A missed sector right after the last run's end extends it: the L2 then sees one
-      // lookup per line with all its missed sectors (what the L1 sends as one request)
-      // instead of one per sector, and the same sectors, misses and evictions.
-      const std::uint64_t at = line + std::uint64_t(sct) * 32;
+    for (unsigned m = miss; m != 0;) {
+      // Each stretch of consecutive missed sectors [s, e); one right after the last run's
+      // end extends it: the L2 then sees one lookup per line with all its missed sectors
+      // (what the L1 sends as one request) instead of one per sector, and the same
+      // sectors, misses and evictions.
+      const unsigned s = unsigned(__builtin_ctz(m)), e = s + unsigned(__builtin_ctz(~(m >> s)));
+      m &= ~((1u << e) - 1);
+      const std::uint64_t at = line + std::uint64_t(s) * 32;
+      const auto bytes = std::uint32_t(e - s) * 32;
       if (!r.runs.empty() && r.runs.back().rows == 1 &&
           r.runs.back().addr + r.runs.back().bytes == at && r.runs.back().bytes < (1u << 30))
-        r.runs.back().bytes += 32;
+        r.runs.back().bytes += bytes;
       else
-        r.runs.push_back(RowRun{at, 32, 1, 0});
+        r.runs.push_back(RowRun{at, bytes, 1, 0});
     }
   }
   // Whole sector counts: the same sums as counting one at a time.

@@ -1,7 +1,8 @@
 #include "models/memory/sectored_l2.h"
 
 #include <algorithm>
-#include <limits>
+#include <stdexcept>
+#include <string>
 
 #include "models/memory/address_hash.h"
 #include "sim/core/registry.h"
@@ -69,7 +70,7 @@ SectoredL2::SectoredL2(const SectoredL2Spec& s)
       std::max<std::uint64_t>(1, std::uint64_t(s.capacity_kib) * 1024 / (s.line_bytes * s.ways));
   static_assert(64 % sizeof(Way) == 0, "a host cache line holds whole ways");
   constexpr std::size_t per_line = 64 / sizeof(Way);
-  storage_.resize(sets_ * std::uint64_t(s.ways) + per_line);
+  storage_.assign(sets_ * std::uint64_t(s.ways) + per_line, kEmpty);
   const auto at = reinterpret_cast<std::uintptr_t>(storage_.data());
   ways_ = storage_.data() + ((64 - at % 64) % 64) / sizeof(Way);
 }
@@ -82,9 +83,17 @@ std::uint64_t SectoredL2::set_of(std::uint64_t line_addr) const {
   return reduce_range(mix_address((line_addr >> line_shift_) ^ 0x5bd1e995u), sets_);
 }
 
+std::uint64_t SectoredL2::line_number(std::uint64_t line_addr) const {
+  const std::uint64_t line = line_addr >> line_shift_;
+  if (line >= kTagMask)
+    throw std::logic_error("l2: address " + std::to_string(line_addr) +
+                           " beyond the tag store's 48-bit line numbers");
+  return line;
+}
+
 L2AccessResult SectoredL2::access(std::uint64_t line_addr, std::uint8_t sectors, bool write) {
   L2AccessResult r;
-  access_set(&ways_[set_of(line_addr) * spec_.ways], line_addr >> line_shift_, sectors, write, r);
+  access_set(&ways_[set_of(line_addr) * spec_.ways], line_number(line_addr), sectors, write, r);
   return r;
 }
 
@@ -102,52 +111,54 @@ void SectoredL2::access_lines(const L2Line* lines, std::size_t n, bool write, L2
   batch_sets_.resize(n);
   for (std::size_t i = 0; i < n; ++i) batch_sets_[i] = &ways_[set_of(lines[i].addr) * spec_.ways];
   for (std::size_t i = 0; i < std::min(n, kAhead); ++i) prefetch_set(batch_sets_[i]);
+  const bool one_slice = spec_.slices == 1;  // an SM's L1: no slice to find
   for (std::size_t i = 0; i < n; ++i) {
     if (i + kAhead < n) prefetch_set(batch_sets_[i + kAhead]);
-    access_set(batch_sets_[i], lines[i].addr >> line_shift_, lines[i].sectors, write, out[i]);
-    out[i].slice = SectoredL2::slice_of(lines[i].addr);
+    access_set(batch_sets_[i], line_number(lines[i].addr), lines[i].sectors, write, out[i]);
+    out[i].slice = one_slice ? 0 : SectoredL2::slice_of(lines[i].addr);
   }
 }
+
+namespace {
+// Ways [0, n) of a set one place back, to [1, n + 1): a handful of words, copied in place
+// (a library memmove call costs more than the copy).
+inline void move_back(std::uint64_t* set, int n) {
+  for (int j = n; j > 0; --j) set[j] = set[j - 1];
+}
+}  // namespace
 
 void SectoredL2::access_set(Way* set, std::uint64_t line, std::uint8_t sectors, bool write,
                             L2AccessResult& r) {
-  if (clock_ == std::numeric_limits<std::uint32_t>::max()) renumber_lru();
-  ++clock_;
   r.evicted_dirty = 0;
   r.evicted_line_addr = 0;
-  Way* victim = set;
-  for (int w = 0; w < spec_.ways; ++w) {
-    Way& way = set[w];
-    if (way.tag == line) {
-      r.miss_sectors = write ? 0 : (sectors & ~way.valid);
-      way.valid |= sectors;
-      if (write) way.dirty |= sectors;
-      way.lru = clock_;
+  const int ways = spec_.ways;
+  int w = 0;
+  for (; w < ways; ++w) {
+    const Way way = set[w];
+    if ((way & kTagMask) == line) {
+      // A hit: its sectors, then to the front (the ways before it move back one).
+      const unsigned valid = valid_of(way), dirty = dirty_of(way);
+      r.miss_sectors = write ? 0 : (sectors & ~valid);
+      const Way hit = make_way(line, valid | sectors, write ? dirty | sectors : dirty);
+      move_back(set, w);
+      set[0] = hit;
       return;
     }
-    if (way.lru < victim->lru) victim = &way;
+    if (way == kEmpty) break;  // the used ways end here: a miss with a free way
   }
-  if (victim->dirty) {
-    r.evicted_dirty = victim->dirty;
-    r.evicted_line_addr = victim->tag * spec_.line_bytes;
+  // A miss: into the first empty way, else over the least recently used (the last).
+  if (w == ways) {
+    w = ways - 1;
+    const Way victim = set[w];
+    if (dirty_of(victim)) {
+      r.evicted_dirty = dirty_of(victim);
+      r.evicted_line_addr = (victim & kTagMask) * std::uint64_t(spec_.line_bytes);
+    }
   }
   // Full-sector writes need no fill from DRAM; reads fetch the sectors they touch.
   r.miss_sectors = write ? 0 : sectors;
-  *victim = Way{line, clock_, sectors, std::uint8_t(write ? sectors : 0)};
-}
-
-void SectoredL2::renumber_lru() {
-  std::vector<Way*> order(std::size_t(spec_.ways));
-  for (std::uint64_t s = 0; s < sets_; ++s) {
-    Way* set = &ways_[s * std::uint64_t(spec_.ways)];
-    for (int w = 0; w < spec_.ways; ++w) order[std::size_t(w)] = &set[w];
-    std::sort(order.begin(), order.end(),
-              [](const Way* a, const Way* b) { return a->lru < b->lru; });
-    std::uint32_t rank = 0;
-    for (Way* w : order)
-      if (w->lru > 0) w->lru = ++rank;
-  }
-  clock_ = std::uint32_t(spec_.ways);
+  move_back(set, w);
+  set[0] = make_way(line, sectors, write ? sectors : 0);
 }
 
 Cycle SectoredL2::reserve_slice(int slice, Cycle ready, double bytes) {

@@ -10,6 +10,7 @@
 // L2 would not show after the first pass.
 #pragma once
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include "models/common/timeline.h"
@@ -52,39 +53,44 @@ class SectoredL2 : public IL2Cache {
   Cycle busy_cycles() const override;
   Cycle idle_at() const override;
   std::uint64_t set_of(std::uint64_t line_addr) const;  // exposed for tests
-  void invalidate_all() override { std::fill(ways_, ways_ + sets_ * spec_.ways, Way{}); }
+  void invalidate_all() override { std::fill(ways_, ways_ + sets_ * spec_.ways, kEmpty); }
   int partitions() const override { return spec_.partitions; }
   int partition_of_slice(int slice) const override {
     return slice * spec_.partitions / spec_.slices;
   }
   int far_extra_latency() const override { return spec_.far_extra_latency; }
   Cycle reserve_crossbar(int from, int to, Cycle ready, double bytes) override;
-  // Starts the LRU clock at `stamp` (tests: a run near the 32-bit wrap).
-  void set_lru_clock(std::uint32_t stamp) { clock_ = stamp; }
 
  private:
-  // 16 bytes a way, so a set's tags span few host cache lines: the LRU stamp is 32 bits,
-  // renumbered before it wraps (renumber_lru).
-  struct Way {
-    std::uint64_t tag = ~std::uint64_t{0};
-    std::uint32_t lru = 0;  // 0: never used since the last invalidation
-    std::uint8_t valid = 0, dirty = 0;
-  };
-  // Rewrites every set's stamps as their ranks (1..ways, oldest first; unused ways stay
-  // 0) and restarts the clock after them: every later victim choice is the one unbounded
-  // stamps would make. A 4096-token llama2_7b run makes over 2^32 lookups.
-  void renumber_lru();
+  // A set keeps its ways in recency order, most recently used first, and its empty ways
+  // after the used ones: a hit moves its way to the front, a miss fills the first empty
+  // way or else evicts the last (the least recently used) and enters at the front. Which
+  // physical way a line sits in never shows in a result, so this is true LRU with no
+  // stamps, and hot lines are found first. A way is one 64-bit word: the line number
+  // (its address over the line size) in the low 48 bits, the valid sectors in the next
+  // 8, the dirty sectors in the top 8; a set of 16 ways spans two host cache lines.
+  using Way = std::uint64_t;
+  static constexpr int kTagBits = 48;
+  static constexpr Way kTagMask = (Way{1} << kTagBits) - 1;
+  static constexpr Way kEmpty = kTagMask;  // no line: the all-ones line number, no sectors
+  static std::uint8_t valid_of(Way w) { return std::uint8_t(w >> kTagBits); }
+  static std::uint8_t dirty_of(Way w) { return std::uint8_t(w >> (kTagBits + 8)); }
+  static Way make_way(std::uint64_t line, unsigned valid, unsigned dirty) {
+    return line | Way(valid & 0xff) << kTagBits | Way(dirty & 0xff) << (kTagBits + 8);
+  }
   // Looks `line` up in the set starting at `set`: the body of access(). Writes `r` field
   // by field (a result returned by value and copied whole stalls the host's store
   // forwarding, once per line).
   void access_set(Way* set, std::uint64_t line, std::uint8_t sectors, bool write,
                   L2AccessResult& r);
+  // The line number of `line_addr`, checked to fit a way's 48 bits.
+  std::uint64_t line_number(std::uint64_t line_addr) const;
   // Asks the host to bring a set's tags into its cache ahead of the lookup.
   void prefetch_set(const Way* set) const;
   SectoredL2Spec spec_;
   std::uint64_t sets_;
   // The tag array, each set starting on a 64-byte host cache line (a set of 16 ways is
-  // then exactly four lines): storage_ holds it, ways_ points at its aligned start.
+  // then exactly two lines): storage_ holds it, ways_ points at its aligned start.
   std::vector<Way> storage_;
   Way* ways_ = nullptr;
   std::vector<Way*> batch_sets_;  // access_lines' scratch: each line's set
@@ -92,7 +98,6 @@ class SectoredL2 : public IL2Cache {
   Divider by_slices_;
   std::vector<Timeline> slice_ports_;
   std::vector<Timeline> crossbar_;  // [from * partitions + to]
-  std::uint32_t clock_ = 0;
 };
 
 }  // namespace stcsim
