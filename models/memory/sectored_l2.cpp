@@ -108,21 +108,29 @@ void SectoredL2::access_lines(const L2Line* lines, std::size_t n, bool write, L2
   // of the request's lines first, then look them up in order while the sets a few lines
   // ahead are being fetched. Same lookups, same order, same outcome as access().
   constexpr std::size_t kAhead = 8;
+  // The hashes first, in a loop of their own (pure arithmetic the host overlaps line
+  // with line); an SM's L1 has one slice and no slice to find.
   batch_sets_.resize(n);
   for (std::size_t i = 0; i < n; ++i) batch_sets_[i] = &ways_[set_of(lines[i].addr) * spec_.ways];
+  if (spec_.slices > 1)
+    for (std::size_t i = 0; i < n; ++i) out[i].slice = SectoredL2::slice_of(lines[i].addr);
+  else
+    for (std::size_t i = 0; i < n; ++i) out[i].slice = 0;
   for (std::size_t i = 0; i < std::min(n, kAhead); ++i) prefetch_set(batch_sets_[i]);
-  const bool one_slice = spec_.slices == 1;  // an SM's L1: no slice to find
   for (std::size_t i = 0; i < n; ++i) {
     if (i + kAhead < n) prefetch_set(batch_sets_[i + kAhead]);
     access_set(batch_sets_[i], line_number(lines[i].addr), lines[i].sectors, write, out[i]);
-    out[i].slice = one_slice ? 0 : SectoredL2::slice_of(lines[i].addr);
   }
 }
 
 namespace {
 // Ways [0, n) of a set one place back, to [1, n + 1): a handful of words, copied in place
-// (a library memmove call costs more than the copy).
-inline void move_back(std::uint64_t* set, int n) {
+// (a library memmove call costs more than the copy; GCC would turn the loop into one).
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-loop-distribute-patterns")))
+#endif
+inline void
+move_back(std::uint64_t* set, int n) {
   for (int j = n; j > 0; --j) set[j] = set[j - 1];
 }
 }  // namespace
