@@ -104,7 +104,7 @@ step() {
 }
 
 # ---- plan ----
-plan="env 20 | binaries (use carried, else build) 240 | smoke 60 | bitcapture 45 | ubench 90 | suite_real 200 | suite_vendor 90 | suite_ours 130 | energy 150 | pytorch 90 | suite_bsr 130 | suite_csr 170 | ncu 30"
+plan="env 20 | binaries (use carried, else build) 240 | smoke 60 | bitcapture 45 | ubench 90 | suite_real 200 | suite_vendor 90 | suite_ours 130 | energy 150 | pytorch 90 | suite_bsr 130 | suite_csr 170 | ncu 30 | vendor_kernels 90"
 say "plan (seconds, each capped by the budget left): $plan"
 say "budget ${budget}s; output $out (at most 8 files); dry run: $dry"
 
@@ -266,6 +266,18 @@ if [ "$gpu" = yes ]; then
     step ncu 30 ncu --clock-control none --metrics gpu__time_duration.sum --csv \
       "$bin/stcsim_validate_gpu" --gemm 4096x4096x4096 --kernels dense,sp24 --runs 1 --warmup 0 \
       --max-launches 1 --energy-ms 0 --label ncu --out "$work/ncu_run.json"
+    # Which kernels the vendor libraries launch for each GEMM of the suite: cuBLAS's sm90
+    # kernel names carry the tile, the cluster and split-K, so validate can simulate what
+    # ran instead of the chooser's guess. One timed launch each; names only (one metric).
+    vfams=""
+    for f in cublas cublaslt cusparselt; do [[ ",$kernels," == *",$f,"* ]] && vfams+=${vfams:+,}$f; done
+    if [ "$kernels" != none ] && [ -n "$vfams" ]; then
+      note="kernel names per GEMM ($vfams): work/vendor_kernels.csv"
+      step vendor_kernels 90 ncu --clock-control none --metrics gpu__time_duration.sum --csv \
+        --log-file "$work/vendor_kernels.csv" "$bin/stcsim_validate_gpu" "${issue7[@]}" \
+        --kernels "$vfams" --runs 1 --warmup 0 --max-launches 1 --energy-ms 0 \
+        --out "$work/vendor_kernels_run.json"
+    fi
   fi
 fi
 
