@@ -133,17 +133,26 @@ void WsCta::issue_kblock(Consumer& c, int stage, Cycle now) {
 }
 
 void WsCta::stage_output(Consumer& c, Cycle now) {
-  const double tile_bytes = double(k_.map.cta_m) * k_.map.cta_n * output_bytes(k_.op.dtype);
-  c.wake = sm_.smem.write(now, tile_bytes);  // accumulators, converted, into the epilogue buffer
+  c.wake = sm_.smem.write(
+      now, output_tile_bytes());  // accumulators, converted, into the epilogue buffer
   c.phase = Consumer::Phase::Staged;
 }
 
-void WsCta::store_partial(Consumer& c) {
+bool WsCta::reduces(std::size_t unit) const {
+  return !k_.prev_slice.empty() && (k_.prev_slice[unit] >= 0 || !k_.last_slice[unit]);
+}
+
+void WsCta::workspace_tile(const Consumer& c, bool write, MemRequest& r) const {
   // Every slice of a tile sums into the one fp32 tile of the workspace (the deterministic
-  // reduction), written from the registers.
+  // reduction), from and to the registers.
   CtaTask t = k_.tiles[tiles_[c.tile]];
   t.split = 0;
-  tile_store(k_, t, true, c.store);
+  tile_store(k_, t, true, r);
+  r.write = write;
+}
+
+void WsCta::store_partial(Consumer& c) {
+  workspace_tile(c, true, c.store);
   sm_.submit(c.store);
   submitted_ = true;
 }
@@ -179,10 +188,7 @@ bool WsCta::reduce_slice(Consumer& c, Cycle now) {
         c.wake = seen;
         return false;
       }
-      CtaTask t = k_.tiles[unit];
-      t.split = 0;
-      tile_store(k_, t, true, c.partial);
-      c.partial.write = false;
+      workspace_tile(c, false, c.partial);
       sm_.submit(c.partial);
       submitted_ = true;
       c.phase = Phase::Partial;
@@ -221,7 +227,6 @@ bool WsCta::reduce_slice(Consumer& c, Cycle now) {
 
 bool WsCta::consume(Consumer& c, Cycle now) {
   using Phase = Consumer::Phase;
-  const double tile_bytes = double(k_.map.cta_m) * k_.map.cta_n * output_bytes(k_.op.dtype);
   switch (c.phase) {
     case Phase::Main: {
       if (c.tile >= tiles_.size()) {
@@ -247,8 +252,7 @@ bool WsCta::consume(Consumer& c, Cycle now) {
     }
     case Phase::Drain:
       if (!reached(c.prev_done, now)) return false;
-      if (!k_.prev_slice.empty() &&
-          (k_.prev_slice[tiles_[c.tile]] >= 0 || !k_.last_slice[tiles_[c.tile]])) {
+      if (reduces(tiles_[c.tile])) {
         // A K slice of a split tile: the first stores its partial and arrives; the others
         // wait for the slice before them.
         c.lock_from = now;
@@ -274,7 +278,7 @@ bool WsCta::consume(Consumer& c, Cycle now) {
       return true;
     case Phase::Issue:
       if (!reached(c.wake, now)) return false;
-      sm_.smem.write(now, tile_bytes);  // the TMA store reads the buffer out: port time
+      sm_.smem.write(now, output_tile_bytes());  // the TMA store reads the buffer out: port time
       tile_store(k_, k_.tiles[tiles_[c.tile]], false, c.store);
       sm_.submit(c.store);
       submitted_ = true;
@@ -308,14 +312,12 @@ Cycle WsCta::next_event(const Consumer& c) const {
         t = turn_ == c.tile ? std::max(t, turn_at_) : kUnknown;
       return t;
     }
-    case Phase::Drain: {
-      const std::size_t unit = tiles_[c.tile];
-      const bool slice =
-          !k_.prev_slice.empty() && (k_.prev_slice[unit] >= 0 || !k_.last_slice[unit]);
-      return slice ? c.prev_done : std::max(c.prev_done, c.buffer_free);
+    case Phase::Drain:
+      return reduces(tiles_[c.tile]) ? c.prev_done : std::max(c.prev_done, c.buffer_free);
+    case Phase::Lock: {
+      const Cycle seen = lock_seen(c);
+      return seen == kUnknown ? c.wake : seen;
     }
-    case Phase::Lock:
-      return lock_seen(c) == kUnknown ? c.wake : lock_seen(c);
     case Phase::Partial:
       return c.partial.done == kPending
                  ? kUnknown

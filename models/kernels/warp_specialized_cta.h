@@ -102,6 +102,15 @@ class WsCta : public CtaProgram {
   bool reduce_slice(Consumer& c, Cycle now);
   // The epilogue's first step: the accumulators into the epilogue buffer.
   void stage_output(Consumer& c, Cycle now);
+  // The converted output tile's bytes (the epilogue buffer's contents).
+  double output_tile_bytes() const {
+    return double(k_.map.cta_m) * k_.map.cta_n * output_bytes(k_.op.dtype);
+  }
+  // Split-K: whether work entry `unit` is a slice of a split tile (takes part in its
+  // workspace reduction) rather than a whole tile.
+  bool reduces(std::size_t unit) const;
+  // Split-K: the read (or write) of consumer `c`'s tile's fp32 sum in the workspace.
+  void workspace_tile(const Consumer& c, bool write, MemRequest& r) const;
   // Split-K: submits consumer `c`'s partial sum, into its tile's workspace.
   void store_partial(Consumer& c);
   // Split-K: when consumer `c`'s timed partial store is wholly in the L2.
