@@ -52,8 +52,7 @@ class CsrCta : public MainloopCta {
   Start start(Cycle now) override {
     if (!index_
              .issued()) {  // each row's two row_ptr entries (rows are scattered by the row swizzle)
-      for (auto r : panel_.rows)
-        index_.request().runs.push_back(RowRun{k_.base.index + std::uint64_t(r) * 4, 8, 1, 0});
+      for (auto r : panel_.rows) index_.request().add_run(k_.base.index + std::uint64_t(r) * 4, 8);
       index_.issue(sm_, now);
       wake_ = kPending;
       return Start::Waiting;
@@ -75,9 +74,8 @@ class CsrCta : public MainloopCta {
     MemRequest& r = loads_[std::size_t(kt) % loads_.size()];
     r.reset();
     const std::uint64_t idx = k_.base.index + k_.col_idx_offset;
-    for (const auto& [off, bytes] : st.value_runs)
-      r.runs.push_back(RowRun{k_.base.a + off, bytes, 1, 0});
-    for (const auto& [off, bytes] : st.index_runs) r.runs.push_back(RowRun{idx + off, bytes, 1, 0});
+    for (const auto& [off, bytes] : st.value_runs) r.add_run(k_.base.a + off, bytes);
+    for (const auto& [off, bytes] : st.index_runs) r.add_run(idx + off, bytes);
     // Gathers of X^T rows go through the L1: only the sectors it misses reach the L2.
     const std::uint64_t xb = k_.base.b + std::uint64_t(task_.batch) * k_.b_stride;
     double gather_bytes = 0;
@@ -108,6 +106,8 @@ class CsrCta : public MainloopCta {
   }
 
   Cycle stage_ready(int stage) const override { return l1_ready_[std::size_t(stage)]; }
+
+  bool uses_fill_bytes() const override { return false; }
 
   void compute_ktile(Cycle barrier, StallCause, double) override {
     const CsrStage& st = panel_.stages[std::size_t(kt_)];

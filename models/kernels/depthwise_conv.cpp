@@ -99,6 +99,8 @@ class DepthwiseCta : public MainloopCta {
 
   Cycle stage_ready(int stage) const override { return l1_ready_[std::size_t(stage)]; }
 
+  bool uses_fill_bytes() const override { return false; }
+
   void compute_ktile(Cycle barrier, StallCause, double) override {
     const int sweep = kt_ / rows_, r = kt_ % rows_;
     // The previous pass's outputs are final: store them (the last pass's in the epilogue).

@@ -21,8 +21,7 @@ using Span = std::pair<std::uint64_t, std::uint64_t>;  // [first byte, end)
 inline void load_spans_through_l1(SmContext& sm, const Span* spans, std::size_t n, MemRequest& r) {
   if (!sm.l1) {
     for (std::size_t i = 0; i < n; ++i)
-      r.runs.push_back(
-          RowRun{spans[i].first, std::uint32_t(spans[i].second - spans[i].first), 1, 0});
+      r.add_run(spans[i].first, std::uint32_t(spans[i].second - spans[i].first));
     return;
   }
   thread_local std::vector<L2Line> lines;
@@ -37,6 +36,10 @@ inline void load_spans_through_l1(SmContext& sm, const Span* spans, std::size_t 
     lines.resize(count);
     results.resize(count);
   }
+  // Plain pointers: a byte store (a sector mask) may alias anything, so through the
+  // thread_local vectors the host would reload their addresses after every line.
+  L2Line* const ls = lines.data();
+  const L2AccessResult* const rs = results.data();
   std::size_t k = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const auto [a0, a1] = spans[i];
@@ -44,16 +47,16 @@ inline void load_spans_through_l1(SmContext& sm, const Span* spans, std::size_t 
       // Sectors [s0, s1) of the line overlap [a0, a1).
       const unsigned s0 = unsigned((std::max(a0, line) - line) / 32);
       const unsigned s1 = unsigned((std::min(a1, line + 128) - line + 31) / 32);
-      lines[k].addr = line;
-      lines[k].sectors = std::uint8_t(((1u << s1) - 1) & ~((1u << s0) - 1));
+      ls[k].addr = line;
+      ls[k].sectors = std::uint8_t(((1u << s1) - 1) & ~((1u << s0) - 1));
       ++k;
     }
   }
-  sm.l1->access_lines(lines.data(), k, false, results.data());
-  double wanted = 0, hits = 0;
+  sm.l1->access_lines(ls, k, false, results.data());
+  std::int64_t wanted = 0, hits = 0;
   for (std::size_t i = 0; i < k; ++i) {
-    const std::uint64_t line = lines[i].addr;
-    const std::uint8_t want = lines[i].sectors, miss = results[i].miss_sectors & want;
+    const std::uint64_t line = ls[i].addr;
+    const std::uint8_t want = ls[i].sectors, miss = rs[i].miss_sectors & want;
     wanted += sector_count(want);
     hits += sector_count(std::uint8_t(want & ~miss));
     for (unsigned m = miss; m != 0;) {
@@ -66,15 +69,16 @@ inline void load_spans_through_l1(SmContext& sm, const Span* spans, std::size_t 
       const std::uint64_t at = line + std::uint64_t(s) * 32;
       const auto bytes = std::uint32_t(e - s) * 32;
       if (!r.runs.empty() && r.runs.back().rows == 1 &&
-          r.runs.back().addr + r.runs.back().bytes == at && r.runs.back().bytes < (1u << 30))
+          r.runs.back().addr + r.runs.back().bytes == at && r.runs.back().bytes < (1u << 30)) {
         r.runs.back().bytes += bytes;
-      else
-        r.runs.push_back(RowRun{at, bytes, 1, 0});
+      } else {
+        r.add_run(at, bytes);
+      }
     }
   }
   // Whole sector counts: the same sums as counting one at a time.
-  sm.counters.l1_sectors += wanted;
-  sm.counters.l1_hit_sectors += hits;
+  sm.counters.l1_sectors += double(wanted);
+  sm.counters.l1_hit_sectors += double(hits);
 }
 
 inline void load_through_l1(SmContext& sm, std::uint64_t a0, std::uint64_t a1, MemRequest& r) {

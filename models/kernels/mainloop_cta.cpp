@@ -47,7 +47,7 @@ bool MainloopCta::advance(Cycle now) {
                                                              : StallCause::Sync;
         const int next = kt_ + stages - 1;
         if (next < ktiles_ && !may_load(next, now)) return false;
-        const double stage_bytes = ld.bytes();
+        const double stage_bytes = uses_fill_bytes() ? ld.bytes() : 0;
         if (next < ktiles_) issue_stage_load(next, now);
         compute_ktile(now, cause, stage_bytes);
         first_ktile_ = false;

@@ -35,6 +35,9 @@ class MainloopCta : public CtaProgram {
   // Compute k-tile kt_ from `barrier` on; `fill_bytes` of its stage were written to
   // shared memory. Sets barrier_ready_ and mma_done_.
   virtual void compute_ktile(Cycle barrier, StallCause cause, double fill_bytes) = 0;
+  // Whether compute_ktile reads its `fill_bytes` (0 is passed when not: summing a gather
+  // stage's runs, a run per missed line, long after they were written, is host time).
+  virtual bool uses_fill_bytes() const { return true; }
   virtual double accumulator_tile_bytes() const = 0;  // staged through shared memory
   virtual void issue_store(MemRequest& store) = 0;
 

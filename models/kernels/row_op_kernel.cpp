@@ -78,6 +78,8 @@ class RowOpCta : public MainloopCta {
     sm_.submit(req);
   }
 
+  bool uses_fill_bytes() const override { return false; }
+
   void compute_ktile(Cycle barrier, StallCause, double) override {
     barrier_ready_ = barrier;
     mma_done_ = std::max(mma_done_, barrier);

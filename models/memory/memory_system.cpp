@@ -29,9 +29,9 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, int num_sms, double lin
       write_link_(num_sms),
       grant_(num_sms),
       pending_(num_sms),
-      slice_bytes_(l2_->slices(), 0.0),
-      chan_read_(dram_->channels(), 0.0),
-      chan_write_(dram_->channels(), 0.0),
+      slice_bytes_(l2_->slices(), 0),
+      chan_read_(dram_->channels(), 0),
+      chan_write_(dram_->channels(), 0),
       chan_far_(std::size_t(dram_->channels()), 0),
       slices_touched_(std::size_t(l2_->slices()) + 1, 0),
       line_shift_(log2_exact(l2_->line_bytes(), "line size")),
@@ -90,6 +90,10 @@ void MemorySystem::serve(int sm, MemRequest& r, Cycle now) {
     results_.resize(cap);
   }
   const std::uint64_t line = std::uint64_t{1} << line_shift_;
+  // Plain pointers: a byte store (a sector mask) may alias anything, so through the
+  // members the host would reload the vectors' addresses after every line.
+  L2Line* const ls = lines_.data();
+  const L2AccessResult* const rs = results_.data();
   std::size_t n = 0;
   for (const RowRun& run : r.runs) {
     for (std::uint32_t row = 0; row < run.rows; ++row) {
@@ -98,27 +102,29 @@ void MemorySystem::serve(int sm, MemRequest& r, Cycle now) {
         const std::uint64_t lo = std::max(a0, la), hi = std::min(a1, la + line);
         const int s0 = int((lo - la) >> sector_shift_);
         const int s1 = int((hi - la + sector - 1) >> sector_shift_);
-        lines_[n].addr = la;
-        lines_[n].sectors = std::uint8_t(((1u << s1) - 1) & ~((1u << s0) - 1));
+        ls[n].addr = la;
+        ls[n].sectors = std::uint8_t(((1u << s1) - 1) & ~((1u << s0) - 1));
         ++n;
       }
     }
   }
-  l2_->access_lines(lines_.data(), n, r.write, results_.data());
+  l2_->access_lines(ls, n, r.write, results_.data());
   // Sector counts are whole numbers: summed here and added to the counters once, the
   // same totals as adding them line by line.
   std::int64_t sectors = 0, miss_sectors = 0;
   std::size_t touched = 0;  // slices_touched_[0, touched): this request's slices
+  std::int64_t* const slice_bytes = slice_bytes_.data();
+  int* const slices_touched = slices_touched_.data();
   for (std::size_t i = 0; i < n; ++i) {
-    const std::uint64_t la = lines_[i].addr;
-    const int nsect = sector_count(lines_[i].sectors);
-    const L2AccessResult& res = results_[i];
+    const std::uint64_t la = ls[i].addr;
+    const int nsect = sector_count(ls[i].sectors);
+    const L2AccessResult& res = rs[i];
     const int slice = res.slice;
     // Recorded in first-touch order without a branch (which slice comes next is data the
     // host cannot predict): written always, kept when the slice was untouched.
-    slices_touched_[touched] = slice;
-    touched += slice_bytes_[slice] == 0 ? 1 : 0;
-    slice_bytes_[slice] += nsect * sector;
+    slices_touched[touched] = slice;
+    touched += slice_bytes[slice] == 0 ? 1 : 0;
+    slice_bytes[slice] += nsect * sector;
     sectors += nsect;
     if (res.miss_sectors) {
       const int ch = dram_->channel_of(la);
@@ -160,9 +166,10 @@ void MemorySystem::serve(int sm, MemRequest& r, Cycle now) {
     const double extra = far ? far_half : 0;
     Cycle at = arrive + extra;
     // Far bytes cross the crossbar: writes on the way in, read data on the way back.
-    if (far && r.write) at = l2_->reserve_crossbar(home, part, at, slice_bytes_[s]);
-    const Cycle t = l2_->reserve_slice(s, at, slice_bytes_[s]);
-    const Cycle out = far && !r.write ? l2_->reserve_crossbar(part, home, t, slice_bytes_[s]) : t;
+    const double bytes = double(slice_bytes_[s]);
+    if (far && r.write) at = l2_->reserve_crossbar(home, part, at, bytes);
+    const Cycle t = l2_->reserve_slice(s, at, bytes);
+    const Cycle out = far && !r.write ? l2_->reserve_crossbar(part, home, t, bytes) : t;
     ready = std::max(ready, out + half + extra);
     slice_bytes_[s] = 0;
   }
@@ -171,13 +178,13 @@ void MemorySystem::serve(int sm, MemRequest& r, Cycle now) {
       // A miss reaches DRAM after the tag lookup and returns through the slice (and,
       // from a far slice, through the crossbar both ways).
       const double extra = chan_far_[std::size_t(c)] ? far_half : 0;
-      const Cycle t = dram_->reserve(c, arrive + half + extra, chan_read_[c]);
+      const Cycle t = dram_->reserve(c, arrive + half + extra, double(chan_read_[c]));
       ready = std::max(ready, t + half + extra);
-      counters_.dram_read_bytes += chan_read_[c];
+      counters_.dram_read_bytes += double(chan_read_[c]);
     }
     if (chan_write_[c] > 0) {
-      dram_->reserve(c, arrive + half, chan_write_[c]);  // write-back: nobody waits on it
-      counters_.dram_write_bytes += chan_write_[c];
+      dram_->reserve(c, arrive + half, double(chan_write_[c]));  // write-back: nobody waits on it
+      counters_.dram_write_bytes += double(chan_write_[c]);
     }
     chan_read_[c] = chan_write_[c] = 0;
     chan_far_[std::size_t(c)] = 0;

@@ -47,11 +47,25 @@ struct MemRequest {
     runs = std::move(keep);
   }
 
+  // Appends a run, written field by field in place: a RowRun built aside is stored in
+  // pieces and copied whole, which stalls the host's store forwarding once per run (hot
+  // in the gather kernels, a run per missed line).
+  void add_run(std::uint64_t addr, std::uint32_t bytes, std::uint32_t rows = 1,
+               std::uint64_t stride = 0) {
+    RowRun& run = runs.emplace_back();
+    run.addr = addr;
+    run.bytes = bytes;
+    run.rows = rows;
+    run.stride = stride;
+  }
+
   // The bytes its runs name (not counting multicast_bytes).
   double bytes() const {
-    double b = 0;
-    for (const auto& run : runs) b += double(run.bytes) * run.rows;
-    return b;
+    // Summed as integers (exact, and without a chain of floating-point adds: a gather
+    // stage has a run per missed line).
+    std::uint64_t b = 0;
+    for (const auto& run : runs) b += std::uint64_t(run.bytes) * run.rows;
+    return double(b);
   }
 };
 
@@ -103,7 +117,8 @@ class MemorySystem : public sc_core::sc_module {
   sc_core::sc_event submitted_;
   MemoryCounters counters_;
   // Scratch per request: bytes per slice / channel, and which were touched.
-  std::vector<double> slice_bytes_, chan_read_, chan_write_;
+  // Whole bytes, summed as integers (the host adds them in one cycle, not four).
+  std::vector<std::int64_t> slice_bytes_, chan_read_, chan_write_;
   std::vector<char> chan_far_;  // a read miss of this request on the channel came from a far slice
   std::vector<int> slices_touched_;  // sized to the slices (+1: written before it is kept)
   std::vector<int> chans_touched_;

@@ -83,18 +83,126 @@ std::uint64_t SectoredL2::set_of(std::uint64_t line_addr) const {
   return reduce_range(mix_address((line_addr >> line_shift_) ^ 0x5bd1e995u), sets_);
 }
 
-std::uint64_t SectoredL2::line_number(std::uint64_t line_addr) const {
-  const std::uint64_t line = line_addr >> line_shift_;
-  if (line >= kTagMask)
-    throw std::logic_error("l2: address " + std::to_string(line_addr) +
-                           " beyond the tag store's 48-bit line numbers");
-  return line;
+void SectoredL2::line_beyond_tags(std::uint64_t line_addr) {
+  throw std::logic_error("l2: address " + std::to_string(line_addr) +
+                         " beyond the tag store's 48-bit line numbers");
 }
 
 L2AccessResult SectoredL2::access(std::uint64_t line_addr, std::uint8_t sectors, bool write) {
   L2AccessResult r;
   access_set(&ways_[set_of(line_addr) * spec_.ways], line_number(line_addr), sectors, write, r);
   return r;
+}
+
+namespace {
+// Ways [0, n) of a set one place back, to [1, n + 1): a handful of words, copied in place
+// (a library memmove call costs more than the copy; GCC would turn the loop into one).
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-loop-distribute-patterns")))
+#endif
+inline void
+move_back(std::uint64_t* set, int n) {
+  for (int j = n; j > 0; --j) set[j] = set[j - 1];
+}
+
+// The first ways of a set, looked at together. Hits land there most of the time (the
+// set is in recency order), but at which of them is data the host cannot predict: a scan
+// that stops at the hit mispredicts its exit about every other lookup, so the head is
+// compared, and shifted, without branches.
+constexpr int kHead = 4;
+
+// Ways [0, n) one place back for n < kHead, by masks (GCC turns plain selects here into
+// branches on n, the very mispredictions this avoids).
+inline void move_back_head(std::uint64_t* set, int n) {
+  const std::uint64_t w0 = set[0], w1 = set[1], w2 = set[2], w3 = set[3];
+  const auto all = [](bool b) { return std::uint64_t{0} - std::uint64_t(b); };
+  const std::uint64_t m1 = all(n >= 1), m2 = all(n >= 2), m3 = all(n >= 3);
+  set[1] = (w0 & m1) | (w1 & ~m1);
+  set[2] = (w1 & m2) | (w2 & ~m2);
+  set[3] = (w2 & m3) | (w3 & ~m3);
+}
+}  // namespace
+
+void SectoredL2::access_set(Way* set, std::uint64_t line, std::uint8_t sectors, bool write,
+                            L2AccessResult& r) {
+  // Compile-time associativities for the common sets (their loops unrolled, and each
+  // cache's branches on their own host predictor entries); any other count scans.
+  switch (spec_.ways) {
+    case 16:
+      return access_set_n<16>(set, line, sectors, write, r);
+    case 4:
+      return access_set_n<4>(set, line, sectors, write, r);
+    default:
+      return access_set_n<0>(set, line, sectors, write, r);
+  }
+}
+
+template <int kWays>
+inline void SectoredL2::access_set_n(Way* set, std::uint64_t line, std::uint8_t sectors, bool write,
+                                     L2AccessResult& r) {
+  r.evicted_dirty = 0;
+  r.evicted_line_addr = 0;
+  const int ways = kWays > 0 ? kWays : spec_.ways;
+  int w = ways;  // the hit's way, or `ways` for a miss
+  int first_empty = ways;
+  int from = 0;  // where the way-by-way scan starts
+  if (ways >= kHead) {
+    unsigned hit = 0, empty = 0;
+    for (int j = 0; j < kHead; ++j) {
+      hit |= unsigned((set[j] & kTagMask) == line) << j;
+      empty |= unsigned(set[j] == kEmpty) << j;
+    }
+    // A line sits in one way at most; empty ways come after the used ones.
+    if (hit)
+      w = __builtin_ctz(hit);
+    else if (empty)
+      first_empty = __builtin_ctz(empty);
+    else
+      from = kHead;
+  }
+  if (w == ways && first_empty == ways) {
+    for (int j = from; j < ways; ++j) {
+      const Way way = set[j];
+      if ((way & kTagMask) == line) {
+        w = j;
+        break;
+      }
+      if (way == kEmpty) {  // the used ways end here: a miss with a free way
+        first_empty = j;
+        break;
+      }
+    }
+  }
+  if (w < ways) {
+    // A hit: its sectors, then to the front (the ways before it move back one).
+    const Way way = set[w];
+    const unsigned valid = valid_of(way), dirty = dirty_of(way);
+    r.miss_sectors = write ? 0 : (sectors & ~valid);
+    const Way entry = make_way(line, valid | sectors, write ? dirty | sectors : dirty);
+    if (ways >= kHead && w < kHead)
+      move_back_head(set, w);
+    else
+      move_back(set, w);
+    set[0] = entry;
+    return;
+  }
+  // A miss: into the first empty way, else over the least recently used (the last).
+  int v = first_empty;
+  if (v == ways) {
+    v = ways - 1;
+    const Way victim = set[v];
+    if (dirty_of(victim)) {
+      r.evicted_dirty = dirty_of(victim);
+      r.evicted_line_addr = (victim & kTagMask) * std::uint64_t(spec_.line_bytes);
+    }
+  }
+  // Full-sector writes need no fill from DRAM; reads fetch the sectors they touch.
+  r.miss_sectors = write ? 0 : sectors;
+  if (ways >= kHead && v < kHead)
+    move_back_head(set, v);
+  else
+    move_back(set, v);
+  set[0] = make_way(line, sectors, write ? sectors : 0);
 }
 
 void SectoredL2::prefetch_set(const Way* set) const {
@@ -117,56 +225,24 @@ void SectoredL2::access_lines(const L2Line* lines, std::size_t n, bool write, L2
   else
     for (std::size_t i = 0; i < n; ++i) out[i].slice = 0;
   for (std::size_t i = 0; i < std::min(n, kAhead); ++i) prefetch_set(batch_sets_[i]);
+  switch (spec_.ways) {
+    case 16:
+      return lookup_batch<16>(lines, n, write, out, kAhead);
+    case 4:
+      return lookup_batch<4>(lines, n, write, out, kAhead);
+    default:
+      return lookup_batch<0>(lines, n, write, out, kAhead);
+  }
+}
+
+template <int kWays>
+void SectoredL2::lookup_batch(const L2Line* lines, std::size_t n, bool write, L2AccessResult* out,
+                              std::size_t ahead) {
   for (std::size_t i = 0; i < n; ++i) {
-    if (i + kAhead < n) prefetch_set(batch_sets_[i + kAhead]);
-    access_set(batch_sets_[i], line_number(lines[i].addr), lines[i].sectors, write, out[i]);
+    if (i + ahead < n) prefetch_set(batch_sets_[i + ahead]);
+    access_set_n<kWays>(batch_sets_[i], line_number(lines[i].addr), lines[i].sectors, write,
+                        out[i]);
   }
-}
-
-namespace {
-// Ways [0, n) of a set one place back, to [1, n + 1): a handful of words, copied in place
-// (a library memmove call costs more than the copy; GCC would turn the loop into one).
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("no-tree-loop-distribute-patterns")))
-#endif
-inline void
-move_back(std::uint64_t* set, int n) {
-  for (int j = n; j > 0; --j) set[j] = set[j - 1];
-}
-}  // namespace
-
-void SectoredL2::access_set(Way* set, std::uint64_t line, std::uint8_t sectors, bool write,
-                            L2AccessResult& r) {
-  r.evicted_dirty = 0;
-  r.evicted_line_addr = 0;
-  const int ways = spec_.ways;
-  int w = 0;
-  for (; w < ways; ++w) {
-    const Way way = set[w];
-    if ((way & kTagMask) == line) {
-      // A hit: its sectors, then to the front (the ways before it move back one).
-      const unsigned valid = valid_of(way), dirty = dirty_of(way);
-      r.miss_sectors = write ? 0 : (sectors & ~valid);
-      const Way hit = make_way(line, valid | sectors, write ? dirty | sectors : dirty);
-      move_back(set, w);
-      set[0] = hit;
-      return;
-    }
-    if (way == kEmpty) break;  // the used ways end here: a miss with a free way
-  }
-  // A miss: into the first empty way, else over the least recently used (the last).
-  if (w == ways) {
-    w = ways - 1;
-    const Way victim = set[w];
-    if (dirty_of(victim)) {
-      r.evicted_dirty = dirty_of(victim);
-      r.evicted_line_addr = (victim & kTagMask) * std::uint64_t(spec_.line_bytes);
-    }
-  }
-  // Full-sector writes need no fill from DRAM; reads fetch the sectors they touch.
-  r.miss_sectors = write ? 0 : sectors;
-  move_back(set, w);
-  set[0] = make_way(line, sectors, write ? sectors : 0);
 }
 
 Cycle SectoredL2::reserve_slice(int slice, Cycle ready, double bytes) {

@@ -83,8 +83,25 @@ class SectoredL2 : public IL2Cache {
   // forwarding, once per line).
   void access_set(Way* set, std::uint64_t line, std::uint8_t sectors, bool write,
                   L2AccessResult& r);
+  // access_lines' lookups, in order, `ahead` sets prefetched ahead of each.
+  template <int kWays>
+  void lookup_batch(const L2Line* lines, std::size_t n, bool write, L2AccessResult* out,
+                    std::size_t ahead);
+  // access_set for sets of kWays ways (0: spec_.ways, read at run time).
+  // Inlined into the batch loop (a call per lookup saves and restores five registers).
+  template <int kWays>
+#if defined(__GNUC__)
+  __attribute__((always_inline))
+#endif
+  inline void
+  access_set_n(Way* set, std::uint64_t line, std::uint8_t sectors, bool write, L2AccessResult& r);
   // The line number of `line_addr`, checked to fit a way's 48 bits.
-  std::uint64_t line_number(std::uint64_t line_addr) const;
+  std::uint64_t line_number(std::uint64_t line_addr) const {
+    const std::uint64_t line = line_addr >> line_shift_;
+    if (__builtin_expect(line >= kTagMask, 0)) line_beyond_tags(line_addr);
+    return line;
+  }
+  [[noreturn]] static void line_beyond_tags(std::uint64_t line_addr);  // throws
   // Asks the host to bring a set's tags into its cache ahead of the lookup.
   void prefetch_set(const Way* set) const;
   SectoredL2Spec spec_;

@@ -76,59 +76,70 @@ TEST_CASE("l2_is_true_lru_against_a_reference_model", "[l2]") {
   // The tag store keeps each set's ways in recency order (no stamps, nothing to wrap:
   // issue 18 saw a wrapped 32-bit stamp make recent lines look oldest). A plain model of
   // a set-associative write-back LRU cache, sets taken from the store's own hash, must
-  // see every hit, miss, fill and dirty eviction the store reports.
-  const SectoredL2Spec spec = tiny();
-  SectoredL2 l2(spec);
-  struct Line {
-    std::uint64_t addr;
-    std::uint8_t valid, dirty;
-  };
-  std::map<std::uint64_t, std::vector<Line>> sets;  // most recently used first
-  std::uint64_t x = 12345;
-  int differences = 0, misses = 0, evictions = 0;
-  for (int i = 0; i < 20000; ++i) {
-    x = x * 6364136223846793005ull + 1442695040888963407ull;
-    const std::uint64_t addr = ((x >> 33) % 1536) * 128;  // 3x the capacity: evictions
-    const bool write = (x >> 20) & 1;
-    const auto sectors = std::uint8_t(1u << ((x >> 24) % 4) | 1u << ((x >> 27) % 4));
-    std::vector<Line>& set = sets[l2.set_of(addr)];
-    L2AccessResult want;
-    auto it = std::find_if(set.begin(), set.end(), [&](const Line& l) { return l.addr == addr; });
-    if (it != set.end()) {
-      Line l = *it;
-      want.miss_sectors = write ? 0 : std::uint8_t(sectors & ~l.valid);
-      l.valid |= sectors;
-      if (write) l.dirty |= sectors;
-      set.erase(it);
-      set.insert(set.begin(), l);
-    } else {
-      want.miss_sectors = write ? 0 : sectors;
-      if (int(set.size()) == spec.ways) {
-        want.evicted_dirty = set.back().dirty;
-        if (set.back().dirty) want.evicted_line_addr = set.back().addr;
-        set.pop_back();
+  // see every hit, miss, fill and dirty eviction the store reports. Every associativity
+  // the store has its own code for: 4 and 16 (compiled for their counts: the head of a
+  // set compared without branches, then a scan), 8 and 32 (a head and a scan at run
+  // time), 1 and 2 (smaller than the head: a scan only).
+  for (const int ways : {1, 2, 4, 8, 16, 32}) {
+    SectoredL2Spec spec = tiny();
+    spec.ways = ways;
+    SectoredL2 l2(spec);
+    struct Line {
+      std::uint64_t addr;
+      std::uint8_t valid, dirty;
+    };
+    std::map<std::uint64_t, std::vector<Line>> sets;  // most recently used first
+    std::uint64_t x = 12345;
+    int differences = 0, misses = 0, evictions = 0, deep_hits = 0;
+    for (int i = 0; i < 20000; ++i) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      const std::uint64_t addr = ((x >> 33) % 1536) * 128;  // 3x the capacity: evictions
+      const bool write = (x >> 20) & 1;
+      const auto sectors = std::uint8_t(1u << ((x >> 24) % 4) | 1u << ((x >> 27) % 4));
+      std::vector<Line>& set = sets[l2.set_of(addr)];
+      L2AccessResult want;
+      auto it = std::find_if(set.begin(), set.end(), [&](const Line& l) { return l.addr == addr; });
+      if (it != set.end()) {
+        deep_hits += it - set.begin() >= 4;
+        Line l = *it;
+        want.miss_sectors = write ? 0 : std::uint8_t(sectors & ~l.valid);
+        l.valid |= sectors;
+        if (write) l.dirty |= sectors;
+        set.erase(it);
+        set.insert(set.begin(), l);
+      } else {
+        want.miss_sectors = write ? 0 : sectors;
+        if (int(set.size()) == spec.ways) {
+          want.evicted_dirty = set.back().dirty;
+          if (set.back().dirty) want.evicted_line_addr = set.back().addr;
+          set.pop_back();
+        }
+        set.insert(set.begin(), Line{addr, sectors, std::uint8_t(write ? sectors : 0)});
       }
-      set.insert(set.begin(), Line{addr, sectors, std::uint8_t(write ? sectors : 0)});
+      const L2AccessResult got = l2.access(addr, sectors, write);
+      if (got.miss_sectors != want.miss_sectors || got.evicted_dirty != want.evicted_dirty ||
+          got.evicted_line_addr != want.evicted_line_addr)
+        ++differences;
+      misses += want.miss_sectors != 0;
+      evictions += want.evicted_dirty != 0;
     }
-    const L2AccessResult got = l2.access(addr, sectors, write);
-    if (got.miss_sectors != want.miss_sectors || got.evicted_dirty != want.evicted_dirty ||
-        got.evicted_line_addr != want.evicted_line_addr)
-      ++differences;
-    misses += want.miss_sectors != 0;
-    evictions += want.evicted_dirty != 0;
+    INFO("ways " << ways);
+    CHECK(differences == 0);
+    CHECK(misses > 1000);  // the stream does miss and evict, so the recency order matters
+    CHECK(evictions > 1000);
+    if (ways > 4) CHECK(deep_hits > 100);  // hits past the head: the scan is exercised
+    // After invalidate_all every line misses again.
+    l2.invalidate_all();
+    CHECK(l2.access(0, 0b1111, false).miss_sectors == 0b1111);
   }
-  CHECK(differences == 0);
-  CHECK(misses > 1000);  // the stream does miss and evict, so the recency order matters
-  CHECK(evictions > 1000);
-  // After invalidate_all every line misses again.
-  l2.invalidate_all();
-  CHECK(l2.access(0, 0b1111, false).miss_sectors == 0b1111);
 }
 
 TEST_CASE("l2_access_lines_matches_access_one_by_one", "[l2]") {
   // The batched lookup (tags prefetched ahead, issue 18) must give every hit, miss and
   // eviction that single lookups give, batch sizes around and past the prefetch distance.
-  SectoredL2 single(tiny()), batched(tiny());
+  SectoredL2Spec spec = tiny();
+  spec.ways = GENERATE(4, 16, 8);  // the batch loop is compiled per associativity too
+  SectoredL2 single(spec), batched(spec);
   std::uint64_t x = 987654321;
   int differences = 0, misses = 0;
   for (std::size_t batch : {1u, 3u, 8u, 9u, 40u, 200u}) {
