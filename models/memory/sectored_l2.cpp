@@ -89,8 +89,10 @@ void SectoredL2::line_beyond_tags(std::uint64_t line_addr) {
 }
 
 L2AccessResult SectoredL2::access(std::uint64_t line_addr, std::uint8_t sectors, bool write) {
+  // A batch of one: the same lookup code as every batch.
   L2AccessResult r;
-  access_set(&ways_[set_of(line_addr) * spec_.ways], line_number(line_addr), sectors, write, r);
+  const L2Line one{line_addr, sectors};
+  access_lines(&one, 1, write, &r);
   return r;
 }
 
@@ -121,21 +123,15 @@ inline void move_back_head(std::uint64_t* set, int n) {
   set[2] = (w1 & m2) | (w2 & ~m2);
   set[3] = (w2 & m3) | (w3 & ~m3);
 }
-}  // namespace
 
-void SectoredL2::access_set(Way* set, std::uint64_t line, std::uint8_t sectors, bool write,
-                            L2AccessResult& r) {
-  // Compile-time associativities for the common sets (their loops unrolled, and each
-  // cache's branches on their own host predictor entries); any other count scans.
-  switch (spec_.ways) {
-    case 16:
-      return access_set_n<16>(set, line, sectors, write, r);
-    case 4:
-      return access_set_n<4>(set, line, sectors, write, r);
-    default:
-      return access_set_n<0>(set, line, sectors, write, r);
-  }
+// Ways [0, n) of a set of `ways` one place back: by masks within the head, else copied.
+inline void shift_back(std::uint64_t* set, int n, int ways) {
+  if (ways >= kHead && n < kHead)
+    move_back_head(set, n);
+  else
+    move_back(set, n);
 }
+}  // namespace
 
 template <int kWays>
 inline void SectoredL2::access_set_n(Way* set, std::uint64_t line, std::uint8_t sectors, bool write,
@@ -179,10 +175,7 @@ inline void SectoredL2::access_set_n(Way* set, std::uint64_t line, std::uint8_t 
     const unsigned valid = valid_of(way), dirty = dirty_of(way);
     r.miss_sectors = write ? 0 : (sectors & ~valid);
     const Way entry = make_way(line, valid | sectors, write ? dirty | sectors : dirty);
-    if (ways >= kHead && w < kHead)
-      move_back_head(set, w);
-    else
-      move_back(set, w);
+    shift_back(set, w, ways);
     set[0] = entry;
     return;
   }
@@ -198,10 +191,7 @@ inline void SectoredL2::access_set_n(Way* set, std::uint64_t line, std::uint8_t 
   }
   // Full-sector writes need no fill from DRAM; reads fetch the sectors they touch.
   r.miss_sectors = write ? 0 : sectors;
-  if (ways >= kHead && v < kHead)
-    move_back_head(set, v);
-  else
-    move_back(set, v);
+  shift_back(set, v, ways);
   set[0] = make_way(line, sectors, write ? sectors : 0);
 }
 
@@ -225,6 +215,8 @@ void SectoredL2::access_lines(const L2Line* lines, std::size_t n, bool write, L2
   else
     for (std::size_t i = 0; i < n; ++i) out[i].slice = 0;
   for (std::size_t i = 0; i < std::min(n, kAhead); ++i) prefetch_set(batch_sets_[i]);
+  // Compile-time associativities for the common sets (their loops unrolled, and each
+  // cache's branches on their own host predictor entries); any other count scans.
   switch (spec_.ways) {
     case 16:
       return lookup_batch<16>(lines, n, write, out, kAhead);

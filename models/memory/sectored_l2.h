@@ -78,16 +78,13 @@ class SectoredL2 : public IL2Cache {
   static Way make_way(std::uint64_t line, unsigned valid, unsigned dirty) {
     return line | Way(valid & 0xff) << kTagBits | Way(dirty & 0xff) << (kTagBits + 8);
   }
-  // Looks `line` up in the set starting at `set`: the body of access(). Writes `r` field
-  // by field (a result returned by value and copied whole stalls the host's store
-  // forwarding, once per line).
-  void access_set(Way* set, std::uint64_t line, std::uint8_t sectors, bool write,
-                  L2AccessResult& r);
   // access_lines' lookups, in order, `ahead` sets prefetched ahead of each.
   template <int kWays>
   void lookup_batch(const L2Line* lines, std::size_t n, bool write, L2AccessResult* out,
                     std::size_t ahead);
-  // access_set for sets of kWays ways (0: spec_.ways, read at run time).
+  // Looks `line` up in the set starting at `set`, a set of kWays ways (0: spec_.ways,
+  // read at run time). Writes `r` field by field (a result returned by value and copied
+  // whole stalls the host's store forwarding, once per line).
   // Inlined into the batch loop (a call per lookup saves and restores five registers).
   template <int kWays>
 #if defined(__GNUC__)
