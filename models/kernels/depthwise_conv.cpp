@@ -88,7 +88,7 @@ class DepthwiseCta : public MainloopCta {
     // Every lane's two loads per tap cross the L1's data path.
     const double l1_bytes = 2.0 * row.taps * eb;
     const std::size_t slot = std::size_t(kt) % loads_.size();
-    if (req.runs.empty())
+    if (req.empty())
       req.done = now;  // all hits
     else
       sm_.submit(req);

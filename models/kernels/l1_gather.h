@@ -1,6 +1,6 @@
 // Global loads through the L1 (LDG): the sectors of each span [a0, a1) the L1 holds are
-// hits; only the ones it misses go to the L2 in `r`. Counts both on the SM's counters.
-// With no L1 modelled, the whole spans go to the L2. Used by the CUDA-core kernels (CSR
+// hits; only the ones it misses go to the L2 in `r` (as `r.lines`). Counts both on the SM's
+// counters. With no L1 modelled, the whole spans go to the L2. Used by the CUDA-core kernels (CSR
 // SpMM's activation gathers, the depthwise convolution's input rows).
 #pragma once
 #include <algorithm>
@@ -26,56 +26,51 @@ inline void load_spans_through_l1(SmContext& sm, const Span* spans, std::size_t 
   }
   thread_local std::vector<L2Line> lines;
   thread_local std::vector<L2AccessResult> results;
-  // Fields written in place (an entry built aside and copied in stalls the host's store
-  // forwarding).
+  constexpr std::uint64_t kLine = MemRequest::kLineBytes, kSector = MemRequest::kSectorBytes;
   std::size_t count = 0;
   for (std::size_t i = 0; i < n; ++i)
     if (spans[i].second > spans[i].first)
-      count += std::size_t((spans[i].second - 1) / 128 - spans[i].first / 128 + 1);
+      count += std::size_t((spans[i].second - 1) / kLine - spans[i].first / kLine + 1);
   if (lines.size() < count) {
     lines.resize(count);
     results.resize(count);
   }
   // Plain pointers: a byte store (a sector mask) may alias anything, so through the
-  // thread_local vectors the host would reload their addresses after every line.
+  // thread_local vectors the host would reload their addresses after every line. Fields
+  // written in place (an entry built aside and copied in stalls the host's store
+  // forwarding).
   L2Line* const ls = lines.data();
   const L2AccessResult* const rs = results.data();
   std::size_t k = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const auto [a0, a1] = spans[i];
-    for (std::uint64_t line = a0 / 128 * 128; line < a1; line += 128) {
+    for (std::uint64_t line = a0 / kLine * kLine; line < a1; line += kLine) {
       // Sectors [s0, s1) of the line overlap [a0, a1).
-      const unsigned s0 = unsigned((std::max(a0, line) - line) / 32);
-      const unsigned s1 = unsigned((std::min(a1, line + 128) - line + 31) / 32);
+      const unsigned s0 = unsigned((std::max(a0, line) - line) / kSector);
+      const unsigned s1 = unsigned((std::min(a1, line + kLine) - line + kSector - 1) / kSector);
       ls[k].addr = line;
       ls[k].sectors = std::uint8_t(((1u << s1) - 1) & ~((1u << s0) - 1));
       ++k;
     }
   }
   sm.l1->access_lines(ls, k, false, results.data());
+  // The missed sectors of each line go to the L2 as that line (what the L1 sends as one
+  // request): one L2 lookup a line with all its missed sectors. Compacted in place, then
+  // appended (the request's storage outlives its CTA: RequestPool).
+  std::size_t missed = 0;
   std::int64_t wanted = 0, hits = 0;
   for (std::size_t i = 0; i < k; ++i) {
-    const std::uint64_t line = ls[i].addr;
+    const std::uint64_t addr = ls[i].addr;
     const std::uint8_t want = ls[i].sectors, miss = rs[i].miss_sectors & want;
     wanted += sector_count(want);
     hits += sector_count(std::uint8_t(want & ~miss));
-    for (unsigned m = miss; m != 0;) {
-      // Each stretch of consecutive missed sectors [s, e); one right after the last run's
-      // end extends it: the L2 then sees one lookup per line with all its missed sectors
-      // (what the L1 sends as one request) instead of one per sector, and the same
-      // sectors, misses and evictions.
-      const unsigned s = unsigned(__builtin_ctz(m)), e = s + unsigned(__builtin_ctz(~(m >> s)));
-      m &= ~((1u << e) - 1);
-      const std::uint64_t at = line + std::uint64_t(s) * 32;
-      const auto bytes = std::uint32_t(e - s) * 32;
-      if (!r.runs.empty() && r.runs.back().rows == 1 &&
-          r.runs.back().addr + r.runs.back().bytes == at && r.runs.back().bytes < (1u << 30)) {
-        r.runs.back().bytes += bytes;
-      } else {
-        r.add_run(at, bytes);
-      }
-    }
+    // Written always, kept when something missed (whether a line hits is data the host
+    // cannot predict).
+    ls[missed].addr = addr;
+    ls[missed].sectors = miss;
+    missed += miss != 0 ? 1 : 0;
   }
+  r.lines.insert(r.lines.end(), ls, ls + missed);
   // Whole sector counts: the same sums as counting one at a time.
   sm.counters.l1_sectors += double(wanted);
   sm.counters.l1_hit_sectors += double(hits);

@@ -5,7 +5,10 @@
 namespace stcsim {
 
 MainloopCta::MainloopCta(const CtaTask& t, int stages, int ktiles, SmContext& sm)
-    : sm_(sm), task_(t), ktiles_(ktiles), loads_(std::size_t(std::max(1, stages))) {
+    : sm_(sm),
+      task_(t),
+      ktiles_(ktiles),
+      loads_(sm.requests.take(std::size_t(std::max(1, stages)))) {
   wake_ = now_cycles() + sm.spec.cta_launch_cycles;
 }
 
@@ -81,7 +84,10 @@ bool MainloopCta::advance(Cycle now) {
         wake_ = store_.link_done;
         continue;
       case State::Retire:
-        return reached(wake_, now);
+        if (!reached(wake_, now)) return false;
+        // Every stage's load was waited on: their storage goes to the SM's next CTAs.
+        sm_.requests.give(loads_);
+        return true;
     }
   }
 }

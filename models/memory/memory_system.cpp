@@ -83,64 +83,90 @@ void MemorySystem::serve(int sm, MemRequest& r, Cycle now) {
   // The request's lines, in order, then their L2 lookups in one batch. Fields are
   // written in place (an L2Line built aside and copied in stalls the host's store
   // forwarding), lines and sectors found by shifts (both are powers of two).
-  std::size_t cap = 0;
+  // Lines cut by an L1 in this L2's own geometry are taken as they are; in another, cut
+  // again, stretch of missed sectors by stretch (at most four a line).
+  const bool l1_geometry = (1 << line_shift_) == MemRequest::kLineBytes &&
+                           (1 << sector_shift_) == MemRequest::kSectorBytes;
+  std::size_t cap =
+      l1_geometry ? 0 : r.lines.size() * 4 * ((MemRequest::kLineBytes >> line_shift_) + 2);
   for (const RowRun& run : r.runs) cap += std::size_t(run.rows) * ((run.bytes >> line_shift_) + 2);
-  if (lines_.size() < cap) {
-    lines_.resize(cap);
-    results_.resize(cap);
-  }
+  if (lines_.size() < cap) lines_.resize(cap);
+  // Results for the runs' lines, then for r.lines when they are looked up where they are.
+  if (results_.size() < cap + r.lines.size()) results_.resize(cap + r.lines.size());
   const std::uint64_t line = std::uint64_t{1} << line_shift_;
   // Plain pointers: a byte store (a sector mask) may alias anything, so through the
   // members the host would reload the vectors' addresses after every line.
   L2Line* const ls = lines_.data();
-  const L2AccessResult* const rs = results_.data();
   std::size_t n = 0;
-  for (const RowRun& run : r.runs) {
-    for (std::uint32_t row = 0; row < run.rows; ++row) {
-      const std::uint64_t a0 = run.addr + row * run.stride, a1 = a0 + run.bytes;
-      for (std::uint64_t la = a0 >> line_shift_ << line_shift_; la < a1; la += line) {
-        const std::uint64_t lo = std::max(a0, la), hi = std::min(a1, la + line);
-        const int s0 = int((lo - la) >> sector_shift_);
-        const int s1 = int((hi - la + sector - 1) >> sector_shift_);
-        ls[n].addr = la;
-        ls[n].sectors = std::uint8_t(((1u << s1) - 1) & ~((1u << s0) - 1));
-        ++n;
-      }
+  // Bytes [a0, a1) as lines, each with the sectors it overlaps.
+  const auto cut = [&](std::uint64_t a0, std::uint64_t a1) {
+    for (std::uint64_t la = a0 >> line_shift_ << line_shift_; la < a1; la += line) {
+      const std::uint64_t lo = std::max(a0, la), hi = std::min(a1, la + line);
+      const int s0 = int((lo - la) >> sector_shift_);
+      const int s1 = int((hi - la + sector - 1) >> sector_shift_);
+      ls[n].addr = la;
+      ls[n].sectors = std::uint8_t(((1u << s1) - 1) & ~((1u << s0) - 1));
+      ++n;
     }
+  };
+  for (const RowRun& run : r.runs)
+    for (std::uint32_t row = 0; row < run.rows; ++row) {
+      const std::uint64_t a0 = run.addr + row * run.stride;
+      cut(a0, a0 + run.bytes);
+    }
+  if (!l1_geometry) {
+    for (const L2Line& l : r.lines)
+      for (unsigned m = l.sectors; m != 0;) {
+        const unsigned s = unsigned(__builtin_ctz(m)), e = s + unsigned(__builtin_ctz(~(m >> s)));
+        m &= ~((1u << e) - 1);
+        cut(l.addr + s * MemRequest::kSectorBytes, l.addr + e * MemRequest::kSectorBytes);
+      }
   }
   l2_->access_lines(ls, n, r.write, results_.data());
+  // Lines cut by the L1 in this L2's geometry: looked up where they are, after the rest
+  // (one batch after another: the same lookups in the same order as one batch).
+  const std::size_t n_cut = n;
+  if (l1_geometry && !r.lines.empty()) {
+    l2_->access_lines(r.lines.data(), r.lines.size(), r.write, results_.data() + n);
+    n += r.lines.size();
+  }
   // Sector counts are whole numbers: summed here and added to the counters once, the
   // same totals as adding them line by line.
   std::int64_t sectors = 0, miss_sectors = 0;
   std::size_t touched = 0;  // slices_touched_[0, touched): this request's slices
   std::int64_t* const slice_bytes = slice_bytes_.data();
   int* const slices_touched = slices_touched_.data();
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint64_t la = ls[i].addr;
-    const int nsect = sector_count(ls[i].sectors);
-    const L2AccessResult& res = rs[i];
-    const int slice = res.slice;
-    // Recorded in first-touch order without a branch (which slice comes next is data the
-    // host cannot predict): written always, kept when the slice was untouched.
-    slices_touched[touched] = slice;
-    touched += slice_bytes[slice] == 0 ? 1 : 0;
-    slice_bytes[slice] += nsect * sector;
-    sectors += nsect;
-    if (res.miss_sectors) {
-      const int ch = dram_->channel_of(la);
-      if (chan_read_[ch] == 0 && chan_write_[ch] == 0) chans_touched_.push_back(ch);
-      const int m = sector_count(res.miss_sectors);
-      chan_read_[ch] += m * sector;
-      // Only a miss asks which partition its slice is in (hits are the common case).
-      chan_far_[std::size_t(ch)] |= char(l2_->partition_of_slice(slice) != home);
-      miss_sectors += m;
+  // Each looked-up line's bytes to its slice, its missed sectors and write-back to DRAM.
+  const auto account = [&](const L2Line* lines, const L2AccessResult* rs, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) {
+      const std::uint64_t la = lines[i].addr;
+      const int nsect = sector_count(lines[i].sectors);
+      const L2AccessResult& res = rs[i];
+      const int slice = res.slice;
+      // Recorded in first-touch order without a branch (which slice comes next is data
+      // the host cannot predict): written always, kept when the slice was untouched.
+      slices_touched[touched] = slice;
+      touched += slice_bytes[slice] == 0 ? 1 : 0;
+      slice_bytes[slice] += nsect * sector;
+      sectors += nsect;
+      if (res.miss_sectors) {
+        const int ch = dram_->channel_of(la);
+        if (chan_read_[ch] == 0 && chan_write_[ch] == 0) chans_touched_.push_back(ch);
+        const int m = sector_count(res.miss_sectors);
+        chan_read_[ch] += m * sector;
+        // Only a miss asks which partition its slice is in (hits are the common case).
+        chan_far_[std::size_t(ch)] |= char(l2_->partition_of_slice(slice) != home);
+        miss_sectors += m;
+      }
+      if (res.evicted_dirty) {
+        const int ch = dram_->channel_of(res.evicted_line_addr);
+        if (chan_read_[ch] == 0 && chan_write_[ch] == 0) chans_touched_.push_back(ch);
+        chan_write_[ch] += sector_count(res.evicted_dirty) * sector;
+      }
     }
-    if (res.evicted_dirty) {
-      const int ch = dram_->channel_of(res.evicted_line_addr);
-      if (chan_read_[ch] == 0 && chan_write_[ch] == 0) chans_touched_.push_back(ch);
-      chan_write_[ch] += sector_count(res.evicted_dirty) * sector;
-    }
-  }
+  };
+  account(ls, results_.data(), n_cut);
+  if (n > n_cut) account(r.lines.data(), results_.data() + n_cut, n - n_cut);
   const double total = double(sectors) * sector;
   counters_.l2_read_miss_sectors += double(miss_sectors);
   (r.write ? counters_.l2_write_sectors : counters_.l2_read_sectors) += double(sectors);

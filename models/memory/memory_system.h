@@ -28,8 +28,15 @@ struct RowRun {
 };
 
 struct MemRequest {
+  // The geometry of `lines`: the SM's L1 (128-byte lines of four 32-byte sectors).
+  static constexpr int kLineBytes = 128;
+  static constexpr int kSectorBytes = 32;
   bool write = false;
   std::vector<RowRun> runs;
+  // Lines already cut by a requester that looked them up itself (an L1's misses), each
+  // with its sectors (bit i: bytes [32i, 32i + 32)), looked up after the runs' lines, in
+  // order: the L2 takes them as they are instead of as runs it would cut back into lines.
+  std::vector<L2Line> lines;
   int tag = 0;  // the requester's own bookkeeping
   // Reads: bytes a cluster peer's TMA multicast delivers into this SM along with this
   // request's own data. They cross this SM's link but were read from the L2 once, by
@@ -39,13 +46,20 @@ struct MemRequest {
   Cycle done = 0;       // reads: data in shared memory; writes: data in the L2
   Cycle link_done = 0;  // the last byte crossed the SM's link
 
-  // Empties it for reuse, keeping the runs' storage (kernels refill one per stage).
+  // Empties it for reuse, keeping the runs' and lines' storage (kernels refill one per
+  // stage).
   void reset() {
     std::vector<RowRun> keep = std::move(runs);
+    std::vector<L2Line> keep_lines = std::move(lines);
     keep.clear();
+    keep_lines.clear();
     *this = MemRequest{};
     runs = std::move(keep);
+    lines = std::move(keep_lines);
   }
+
+  // Nothing to fetch or store.
+  bool empty() const { return runs.empty() && lines.empty(); }
 
   // Appends a run, written field by field in place: a RowRun built aside is stored in
   // pieces and copied whole, which stalls the host's store forwarding once per run (hot
@@ -59,12 +73,13 @@ struct MemRequest {
     run.stride = stride;
   }
 
-  // The bytes its runs name (not counting multicast_bytes).
+  // The bytes its runs and lines name (not counting multicast_bytes).
   double bytes() const {
     // Summed as integers (exact, and without a chain of floating-point adds: a gather
-    // stage has a run per missed line).
+    // stage has a line per missed line).
     std::uint64_t b = 0;
     for (const auto& run : runs) b += std::uint64_t(run.bytes) * run.rows;
+    for (const auto& line : lines) b += std::uint64_t(sector_count(line.sectors)) * kSectorBytes;
     return double(b);
   }
 };

@@ -46,8 +46,8 @@ void Sm::run() {
 }
 
 void Sm::run_kernel() {
-  SmContext ctx{spec_,     *smem_,           *tma_,      pipes_,   cuda_, l1_.get(),
-                counters_, last_write_done_, to_submit_, op_start_};
+  SmContext ctx{spec_,     *smem_,           *tma_,      pipes_,        cuda_,    l1_.get(),
+                counters_, last_write_done_, to_submit_, request_pool_, op_start_};
   slots_.clear();
   slots_.resize(std::size_t(kernel_->ctas_per_sm));
   bool more = true;

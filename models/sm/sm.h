@@ -14,6 +14,7 @@
 #include "models/memory/memory_system.h"
 #include "models/memory/sectored_l2.h"
 #include "models/sm/cta_program.h"
+#include "models/sm/request_pool.h"
 #include "models/sm/sm_context.h"
 #include "models/sm/sm_counters.h"
 #include "models/sm/sm_spec.h"
@@ -71,6 +72,7 @@ class Sm : public sc_core::sc_module {
   const KernelLaunch* kernel_ = nullptr;
   Cycle op_start_ = 0;
   sc_core::sc_event launch_ev_;
+  RequestPool request_pool_;  // before slots_: CTAs hand their requests' storage to it
   std::vector<Slot> slots_;
   std::vector<MemRequest*> to_submit_;
   Cycle last_write_done_ = 0;

@@ -1,6 +1,7 @@
 // What a running CTA may use of the SM it is resident on: the sub-cores' tensor-core
-// and FP32 pipes, the shared-memory port, the TMA unit, the L1 tag store, the SM's counters, and
-// the path to the memory system. Kernels see the SM only through this.
+// and FP32 pipes, the shared-memory port, the TMA unit, the L1 tag store, the SM's
+// counters, and the path to the memory system (and the storage of its requests).
+// Kernels see the SM only through this.
 #pragma once
 #include <limits>
 #include <memory>
@@ -9,6 +10,7 @@
 #include "models/common/timeline.h"
 #include "models/memory/memory_system.h"
 #include "models/memory/sectored_l2.h"
+#include "models/sm/request_pool.h"
 #include "models/sm/sm_counters.h"
 #include "models/sm/sm_spec.h"
 #include "models/smem/i_shared_memory.h"
@@ -30,7 +32,8 @@ struct SmContext {
   SmCounters& counters;
   Cycle& last_write_done;  // when the SM's last store reached the L2
   std::vector<MemRequest*>& to_submit;
-  Cycle op_start = 0;  // the op's first cycle: pipe stalls are charged from here on
+  RequestPool& requests;  // storage of retired CTAs' requests, for the next ones
+  Cycle op_start = 0;     // the op's first cycle: pipe stalls are charged from here on
 
   // Hand `r` to the memory system at the end of this cycle's pass; its times are
   // filled in before the CTA is advanced again.

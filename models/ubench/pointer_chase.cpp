@@ -73,7 +73,7 @@ class ChaseCta : public CtaProgram {
       load_through_l1(sm_, a, a + 4, req_);
     else
       req_.runs.push_back(RowRun{a / 32 * 32, 32, 1, 0});  // the sector holding the word
-    if (req_.runs.empty()) {
+    if (req_.empty()) {
       wake_ = now + sm_.spec.l1_hit_latency_cycles;
       return false;
     }
