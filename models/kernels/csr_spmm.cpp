@@ -220,11 +220,18 @@ class CsrSpmm : public IKernel {
     k->b_stride = activation.present() ? conv_chw_group_stride(activation)
                                        : std::uint64_t(kp.n * kp.k * input_bytes(op.dtype));
     const int tiles_n = int((kp.n + p.map.cta_n - 1) / p.map.cta_n);
-    // Heaviest panels first (row swizzle); a panel's column tiles launch together so
-    // they share its nonzeros in the L2.
-    for (int pi = 0; pi < int(k->panels.size()); ++pi)
+    // Sputnik's grid: the row panel is blockIdx.x, the column tile blockIdx.y (a batch
+    // blockIdx.z), and blocks launch x fastest, so every panel of one column tile
+    // (heaviest first: the row swizzle) goes before the next tile. An SM's resident CTAs
+    // then gather rows of the same columns of X^T and share them in its L1.
+    const int npanels = int(k->panels.size());
+    for (int first = 0, end = 0; first < npanels; first = end) {
+      const int batch = k->panels[std::size_t(first)].batch;
+      while (end < npanels && k->panels[std::size_t(end)].batch == batch) ++end;
       for (int tn = 0; tn < tiles_n; ++tn)
-        k->ctas.push_back(CtaTask{pi, tn, 0, k->panels[std::size_t(pi)].batch, 0, kp.k, pi});
+        for (int pi = first; pi < end; ++pi)
+          k->ctas.push_back(CtaTask{pi, tn, 0, batch, 0, kp.k, pi});
+    }
     p.ctas = double(k->ctas.size());
     p.launches.push_back(std::move(k));
     return p;
