@@ -35,6 +35,7 @@ const OpStat kIndexWait{{"csr.index_wait_cycles_per_cta", "cycles",
 struct CsrLaunch : KernelLaunch, GemmTensors {
   std::vector<CsrPanel> panels;
   double cycles_per_nnz = 0;         // per warp (one row) per nonzero
+  bool dependent_gathers = false;    // mapping.csr_gather_loop dependent: one gather in flight
   std::uint64_t col_idx_offset = 0;  // col_idx after the whole row_ptr array
   std::unique_ptr<CtaProgram> start_cta(const CtaTask& t, int slot, SmContext& sm) const override;
 };
@@ -46,7 +47,9 @@ class CsrCta : public MainloopCta {
         k_(k),
         panel_(k.panels[std::size_t(t.panel)]),
         slot_(slot),
-        l1_ready_(loads_.size(), 0) {}
+        l1_ready_(loads_.size(), 0),
+        span_missed_(k.dependent_gathers ? loads_.size() : 0),
+        issued_at_(loads_.size(), 0) {}
 
  private:
   Start start(Cycle now) override {
@@ -71,8 +74,11 @@ class CsrCta : public MainloopCta {
     const int eb = input_bytes(op.dtype);
     const std::int64_t n0 = std::int64_t(task_.tile_n) * k_.map.cta_n;
     const auto cols = std::uint32_t(std::min<std::int64_t>(k_.map.cta_n, op.n - n0));
-    MemRequest& r = loads_[std::size_t(kt) % loads_.size()];
+    const std::size_t slot = std::size_t(kt) % loads_.size();
+    MemRequest& r = loads_[slot];
     r.reset();
+    r.want_line_latency = k_.dependent_gathers;
+    issued_at_[slot] = now;
     const std::uint64_t idx = k_.base.index + k_.col_idx_offset;
     for (const auto& [off, bytes] : st.value_runs) r.add_run(k_.base.a + off, bytes);
     for (const auto& [off, bytes] : st.index_runs) r.add_run(idx + off, bytes);
@@ -95,13 +101,17 @@ class CsrCta : public MainloopCta {
         spans_.emplace_back(a0, a1);
       }
     }
-    load_spans_through_l1(sm_, spans_.data(), spans_.size(), r);
+    std::uint32_t* missed = nullptr;
+    if (k_.dependent_gathers) {
+      span_missed_[slot].resize(spans_.size());
+      missed = span_missed_[slot].data();
+    }
+    load_spans_through_l1(sm_, spans_.data(), spans_.size(), r, missed);
     // Every gathered byte crosses the L1's data path, shared with shared memory; hits
     // arrive after the L1's latency (a hit on a line still being filled is not delayed
     // further: no MSHR model).
     const Cycle l1_done = sm_.smem.write(now, gather_bytes);
-    l1_ready_[std::size_t(kt) % loads_.size()] =
-        std::max(l1_done, now + sm_.spec.l1_hit_latency_cycles);
+    l1_ready_[slot] = std::max(l1_done, now + sm_.spec.l1_hit_latency_cycles);
     sm_.submit(r);
   }
 
@@ -113,12 +123,27 @@ class CsrCta : public MainloopCta {
     const CsrStage& st = panel_.stages[std::size_t(kt_)];
     const int nsub = int(sm_.cuda.size());
     const int first = slot_ * int(panel_.rows.size());
+    const std::size_t slot = std::size_t(kt_) % loads_.size();
+    // A dependent loop: each warp's stage is a chain from when the previous stage ended
+    // (or this one's loads were issued, the first time): its values and indices, then
+    // per nonzero the column index from shared memory, the gather, and the issue.
+    double gather_latency = 0;
+    Cycle chain_start = 0;
+    if (k_.dependent_gathers) {
+      gather_latency = mean_gather_latency(slot);
+      chain_start = std::max(issued_at_[slot], barrier_ready_);
+    }
     Cycle done = barrier;
     for (std::size_t w = 0; w < st.row_nnz.size(); ++w) {
       if (st.row_nnz[w] == 0) continue;
       const Cycle dur = st.row_nnz[w] * k_.cycles_per_nnz;
       const Cycle t = sm_.cuda[std::size_t((first + int(w)) % nsub)].reserve(barrier, dur);
       done = std::max(done, t + dur);
+      if (k_.dependent_gathers)
+        done = std::max(
+            done, chain_start + csr_dependent_stage_cycles(loads_[slot].runs_latency, st.row_nnz[w],
+                                                           sm_.smem.latency_cycles(),
+                                                           gather_latency, k_.cycles_per_nnz));
     }
     // The CTA syncs before the stage's buffer is refilled (Sputnik's __syncthreads).
     barrier_ready_ = done;
@@ -142,11 +167,27 @@ class CsrCta : public MainloopCta {
                                   std::uint32_t(cols * ob), 1, 0});
   }
 
+  // The mean round trip of the gathers of the stage in buffer `slot`, with nothing
+  // queued: the L1's hit latency for a span whose lines all hit there, else its slowest
+  // missed line's (the memory system's line_latency). Without an L1 the spans went to
+  // the L2 as runs, and each is charged the longest of them.
+  double mean_gather_latency(std::size_t slot) const {
+    const MemRequest& r = loads_[slot];
+    if (!sm_.l1) return r.runs_latency;
+    const std::vector<std::uint32_t>& missed = span_missed_[slot];
+    return csr_mean_gather_latency(missed.data(), missed.size(), r.line_latency.data(),
+                                   sm_.spec.l1_hit_latency_cycles);
+  }
+
   const CsrLaunch& k_;
   const CsrPanel& panel_;
   int slot_;
   std::vector<Span> spans_;      // scratch: the stage's gathered spans
   std::vector<Cycle> l1_ready_;  // per stage buffer, when its L1 hits land
+  // Dependent gather loops: per stage buffer, each span's lines that missed the L1 (in
+  // r.lines, in span order), and when the buffer's loads were issued.
+  std::vector<std::vector<std::uint32_t>> span_missed_;
+  std::vector<Cycle> issued_at_;
   IndexFetch index_;
 };
 
@@ -215,6 +256,7 @@ class CsrSpmm : public IKernel {
     k->panels = build_csr_panels(*op.block_map, kp.batch, kp.m, p.map.cta_m, p.map.cta_k,
                                  input_bytes(op.dtype));
     k->cycles_per_nnz = csr_cycles_per_nnz(p.map.cta_n, env.sm.fp32_lanes_per_sub_core, op.dtype);
+    k->dependent_gathers = env.request.csr_gather_loop == "dependent";
     k->col_idx_offset = std::uint64_t(op.block_map->block_rows + 1) * 4;
     k->activation = activation;
     k->b_stride = activation.present() ? conv_chw_group_stride(activation)
@@ -256,7 +298,10 @@ class CsrSpmm : public IKernel {
     // weight adds an exact zero product).
     r.accumulation = "ieee_sequential";
     r.weight_path = "CSR SpMM on CUDA cores";
-    r.stats.set(kKernel.info(), std::string("row-split CSR SpMM on CUDA cores"));
+    r.stats.set(kKernel.info(),
+                std::string(k.dependent_gathers ? "row-split CSR SpMM on CUDA cores, dependent "
+                                                  "gather loop"
+                                                : "row-split CSR SpMM on CUDA cores"));
     r.stats.set(kDensity.info(), r.block_density);
     r.stats.set(kNonzeros.info(), std::int64_t(op.block_map->nnz()));
     r.stats.set(kImbalance.info(), r.block_imbalance);

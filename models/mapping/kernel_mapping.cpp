@@ -130,6 +130,12 @@ std::vector<ParamDecl> MappingRequest::params() {
                 "the next k-sub's B while this one's mma issue, 1 only after the last mma that "
                 "read it (0: as CUTLASS's sm80 mainloops: 1 for sparse warp tiles of 64x64 and "
                 "up, else 2; docs/mapping.md)"),
+      string_param("csr_gather_loop", d.csr_gather_loop, {"staged", "dependent"},
+                   "the CSR kernel's loop over a stage's nonzeros: staged (Sputnik: the stage's "
+                   "activation rows gathered into registers together, then the FMAs) or "
+                   "dependent (one gather in flight per warp: each waits for the shared-memory "
+                   "load of its column index and the previous gather's use; the validation "
+                   "harness's kernel; docs/block_sparse.md)"),
   };
 }
 
@@ -155,6 +161,7 @@ MappingRequest MappingRequest::from(const ParamSet& p) {
   r.policy = p.get_string("policy");
   r.exhaustive_top = int(p.get_int("exhaustive_top"));
   r.b_fragment_buffers = int(p.get_int("b_fragment_buffers"));
+  r.csr_gather_loop = p.get_string("csr_gather_loop");
   return r;
 }
 

@@ -74,6 +74,10 @@ struct MappingRequest {
   int cluster_m = 0;              // warp-specialized kernels: 1, 2 or 4 (0: chosen)
   int cluster_n = 0;              // warp-specialized kernels: 1, 2 or 4 (0: chosen)
   int b_fragment_buffers = 0;     // 1 or 2 (0: as CUTLASS's mainloop for the instruction)
+  // The CSR kernel's loop over a stage's nonzeros: "staged" (Sputnik: the stage's
+  // activation rows loaded into registers, all in flight, before the FMAs) or "dependent"
+  // (each nonzero's gather issued after the previous one's data is used).
+  std::string csr_gather_loop = "staged";
   // Where the chooser's candidate tiles come from: "chooser" (the documented set),
   // "cutlass_sm80" (what CUTLASS's generator instantiates for sm80, cutlass_sm80_tiles.h,
   // for the multistage kernels) or "cutlass_sm90" (its sm90 tiles, clusters and schedules,

@@ -27,6 +27,7 @@ class BankedSmem : public ISharedMemory {
  public:
   explicit BankedSmem(const BankedSmemSpec& s) : spec_(s) {}
   int wavefronts(const std::vector<std::uint32_t>& addrs, int bytes_per_thread) const override;
+  int latency_cycles() const override { return spec_.latency; }
   Cycle read(Cycle ready, int wavefronts) override {
     return port_.reserve(ready, wavefronts) + wavefronts + spec_.latency;
   }

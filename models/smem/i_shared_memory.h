@@ -34,6 +34,8 @@ class ISharedMemory {
   virtual double matrix_read_bytes_per_cycle() const = 0;
   virtual bool matrix_path_is_port() const = 0;
   virtual int bytes_per_cycle() const = 0;
+  // A load's latency with the port free (what a dependent chain of loads pays per link).
+  virtual int latency_cycles() const = 0;
   virtual Cycle busy_cycles() const = 0;
   virtual std::unique_ptr<ISharedMemory> clone_empty() const = 0;
 };

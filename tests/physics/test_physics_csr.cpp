@@ -139,3 +139,29 @@ TEST_CASE("functional_csr_f16_values_are_an_fp32_fma_chain_on_pruned_weights",
       run_stats("--arch a100 --gemm 64x96x256 --block 16x16@0.5 --functional")["ops"][0];
   CHECK(blk["functional"]["numerics"] == "a100");
 }
+
+TEST_CASE("physics_csr_dependent_gathers_wait_a_round_trip_a_nonzero", "[physics][csr]") {
+  // One 128-column tile over 768 rows of W (192 CTAs on 108 SMs, 2 at most an SM): with
+  // one gather in flight a warp, each nonzero costs at least the shared-memory load and
+  // an L2 hit (30 + 203 on A100) and at most those plus the far partition's extra, DRAM's
+  // latency and the issue (30 + 203 + 277 + 227 + 8), so the time per row nonzero across
+  // sparsities lies between. Never faster than the staged loop, and still never slower
+  // at higher sparsity.
+  const std::string dep = " -p mapping.csr_gather_loop=dependent";
+  double prev = 1e300;
+  std::vector<std::pair<double, double>> points;  // (nonzeros a row, cycles)
+  for (const char* s : {"0.9", "0.95", "0.98"}) {
+    const auto d = csr_op("128x768x3072", s, dep);
+    const auto st = csr_op("128x768x3072", s);
+    const double c = d["cycles"].get<double>();
+    INFO("sparsity " << s << " dependent " << c << " staged " << st["cycles"]);
+    CHECK(c >= st["cycles"].get<double>());
+    CHECK(c <= prev);
+    prev = c;
+    points.emplace_back(d["csr"]["nonzeros"].get<double>() / 768, c);
+  }
+  const double slope = (points[0].second - points[2].second) / (points[0].first - points[2].first);
+  INFO("cycles per row nonzero " << slope);
+  CHECK(slope >= 30 + 203);
+  CHECK(slope <= 30 + 203 + 277 + 227 + 8);
+}

@@ -1,12 +1,14 @@
 // Malformed measurement files are refused with an InputError naming the file and the
 // field, never a json type_error (the CI fuzzer found one: a "schema" given twice, the
 // second time as an object, escaped load_measurements as nlohmann's type_error 302).
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 
 #include "sim/core/input_error.h"
 #include "validation/compare/measurements.h"
+#include "validation/compare/simulate.h"
 #include "validation/compare/ubench_compare.h"
 
 using namespace stcsim;
@@ -74,4 +76,29 @@ TEST_CASE("measurements_optional_fields_of_the_wrong_type_name_the_field",
   REQUIRE(files[0].gemms.size() == 1);
   CHECK(files[0].gemms[0].dtype == "bf16");
   CHECK(files[0].gemms[0].block_rows == 32);
+}
+
+TEST_CASE("measurements_csr_gather_loop_defaults_to_the_harness_and_is_checked",
+          "[validation][measurements]") {
+  // Files written before entry.csr.gather_loop existed are of the harness kernel, whose
+  // loop is dependent (validation/cuda/csr_spmm.h); validate simulates what is named.
+  const auto old =
+      write_temp("csr_old.json", file_with_gemm_fields(R"(, "csr": {"sparsity": 0.9})"));
+  CHECK(load_measurements(old)[0].gemms[0].csr_gather_loop == "dependent");
+  const auto staged =
+      write_temp("csr_staged.json",
+                 file_with_gemm_fields(R"(, "csr": {"sparsity": 0.9, "gather_loop": "staged"})"));
+  MeasuredGemm g = load_measurements(staged)[0].gemms[0];
+  CHECK(g.csr_gather_loop == "staged");
+  g.kernel = "stcsim_csr";
+  std::vector<std::string> args;
+  std::string why;
+  REQUIRE(simulation_args(g, "h200", std::nullopt, {}, args, why));
+  CHECK(std::find(args.begin(), args.end(), "mapping.csr_gather_loop=staged") != args.end());
+  const auto bad = write_temp(
+      "csr_bad.json",
+      file_with_gemm_fields(R"(, "csr": {"sparsity": 0.9, "gather_loop": "prefetched"})"));
+  CHECK_THROWS_AS(load_measurements(bad), InputError);
+  CHECK_THROWS_WITH(load_measurements(bad),
+                    Contains("gemms[0].csr.gather_loop") && Contains("prefetched"));
 }

@@ -83,8 +83,14 @@ MeasuredGemm parse_gemm(const json& g, const std::string& where) {
     r.pruned = b.contains("sparsity") ? optional<double>(b, "sparsity", 0.0, where + ".bsr")
                                       : 1 - optional<double>(b, "density", 1.0, where + ".bsr");
   }
-  if (g.contains("csr") && g.at("csr").is_object())
+  if (g.contains("csr") && g.at("csr").is_object()) {
     r.pruned = optional<double>(g.at("csr"), "sparsity", 0.0, where + ".csr");
+    r.csr_gather_loop =
+        optional<std::string>(g.at("csr"), "gather_loop", r.csr_gather_loop, where + ".csr");
+    if (r.csr_gather_loop != "staged" && r.csr_gather_loop != "dependent")
+      throw InputError(where + ".csr.gather_loop: expected \"staged\" or \"dependent\", got \"" +
+                       r.csr_gather_loop + "\"");
+  }
   if (g.contains("check") && g.at("check").is_object()) {
     const json& c = g.at("check");
     r.check_passed = optional<bool>(c, "passed", true, where + ".check");

@@ -37,6 +37,10 @@ struct MeasuredGemm {
   // the fraction of blocks (weights) pruned.
   int block_rows = 0, block_cols = 0;
   double pruned = 0;
+  // CSR entries: the kernel's loop over a stage's nonzeros (entry.csr.gather_loop;
+  // files written before it was recorded are of the harness kernel, whose loop is
+  // dependent: validation/cuda/csr_spmm.cu). The simulator's mapping.csr_gather_loop.
+  std::string csr_gather_loop = "dependent";
 
   bool ours() const { return kernel.rfind("stcsim_", 0) == 0; }
   std::string shape() const;  // "MxNxK"

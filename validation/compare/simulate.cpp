@@ -75,7 +75,8 @@ bool simulation_args(const MeasuredGemm& g, const std::string& arch,
     args.insert(args.end(), {"--block", std::to_string(g.block_rows) + "x" +
                                             std::to_string(g.block_cols) + "@" + level(g.pruned)});
   if (csr)
-    args.insert(args.end(), {"--unstructured", level(g.pruned), "--unstructured-kernel", "csr"});
+    args.insert(args.end(), {"--unstructured", level(g.pruned), "--unstructured-kernel", "csr",
+                             "-p", "mapping.csr_gather_loop=" + g.csr_gather_loop});
   auto p = [&](const std::string& kv) { args.insert(args.end(), {"-p", kv}); };
   if (g.mapping) {
     const MeasuredMapping& m = *g.mapping;

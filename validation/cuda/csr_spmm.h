@@ -11,6 +11,11 @@
 // replays the same fmaf chain (csr_operand.h) and expects the same bits. Residues: the
 // last stage of a row holds fewer than 32 nonzeros, the last column tile is predicated,
 // and the last CTA's missing rows do nothing.
+// The gathers are dependent: each iteration's gather sits behind the `vec` branch and
+// is converted and used before the next is issued (the sm_90 PTX has each unrolled
+// iteration's ld.global after the previous one's fma), so a warp has one gather in
+// flight, where Sputnik loads a stage's rows into registers first. The simulator runs
+// this loop with mapping.csr_gather_loop=dependent (validate sets it for stcsim_csr).
 #pragma once
 #include <cuda_runtime_api.h>
 

@@ -97,6 +97,7 @@ MeasureResult measure_csr(const GemmSpec& g, double sparsity, const MeasureSetti
               {"warps_per_cta", kCsrWarps},
               {"stage_nonzeros", kCsrStageNnz},
               {"row_order", "longest first (Sputnik row swizzle)"},
+              {"gather_loop", "dependent"},  // one gather in flight a warp (csr_spmm.cu)
               {"pruning", "uniform rows: each keeps its largest-magnitude values"}};
   e["resources"] = {{"registers", regs},
                     {"smem_bytes", kCsrWarps * kCsrStageNnz * 8},
