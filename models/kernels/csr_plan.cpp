@@ -79,23 +79,4 @@ double csr_cycles_per_nnz(int cols, int lanes, Dtype d) {
   return std::max(issue, fma_pipe);
 }
 
-double csr_mean_gather_latency(const std::uint32_t* span_missed, std::size_t spans,
-                               const float* line_latency, double l1_hit_latency) {
-  if (spans == 0) return 0;
-  double sum = 0;
-  std::size_t line = 0;
-  for (std::size_t i = 0; i < spans; ++i) {
-    double longest = l1_hit_latency;  // every sector of the span hit: the L1's latency
-    for (std::uint32_t j = 0; j < span_missed[i]; ++j, ++line)
-      longest = std::max(longest, double(line_latency[line]));
-    sum += longest;
-  }
-  return sum / double(spans);
-}
-
-double csr_dependent_stage_cycles(double values_latency, int nnz, double smem_latency,
-                                  double gather_latency, double cycles_per_nnz) {
-  return values_latency + nnz * (smem_latency + gather_latency + cycles_per_nnz);
-}
-
 }  // namespace stcsim

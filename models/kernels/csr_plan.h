@@ -50,17 +50,4 @@ double csr_cycles_per_nnz(int cols, int lanes, Dtype d);
 // narrow ones waste less on a skinny N. Ties go to the wider tile.
 int csr_tile_cols(std::int64_t n, int lanes, Dtype d);
 
-// A dependent gather loop (mapping.csr_gather_loop dependent: one gather in flight a
-// warp). The mean round trip of a stage's `spans` gathers: a span whose lines all hit the
-// L1 takes `l1_hit_latency`; one with `span_missed[i]` lines gone to the L2 takes the
-// longest of their `line_latency` entries (consecutive, in span order). 0 for no span.
-double csr_mean_gather_latency(const std::uint32_t* span_missed, std::size_t spans,
-                               const float* line_latency, double l1_hit_latency);
-
-// A warp's stage in that loop: one round trip for the stage's values and column indices,
-// then per nonzero the shared-memory load of its column index, its gather's round trip
-// and the warp's issue cycles for it, one after another.
-double csr_dependent_stage_cycles(double values_latency, int nnz, double smem_latency,
-                                  double gather_latency, double cycles_per_nnz);
-
 }  // namespace stcsim

@@ -40,18 +40,46 @@ struct CsrLaunch : KernelLaunch, GemmTensors {
   std::unique_ptr<CtaProgram> start_cta(const CtaTask& t, int slot, SmContext& sm) const override;
 };
 
+// With a dependent gather loop (mapping.csr_gather_loop dependent) the CTA's k-tiles are
+// steps of one round trip each: a stage's values and column indices (j = -1), then the
+// stage's j-th nonzero of every warp that has one, gathered when the previous step's data
+// is back and its column index read from shared memory (may_load). The warps step
+// together: one request a step for their gathers.
+struct CsrStep {
+  int stage = 0, j = -1;
+};
+
+std::vector<CsrStep> dependent_steps(const CsrPanel& p) {
+  std::vector<CsrStep> steps;
+  for (int s = 0; s < int(p.stages.size()); ++s) {
+    const auto& nnz = p.stages[std::size_t(s)].row_nnz;
+    const int longest = nnz.empty() ? 0 : *std::max_element(nnz.begin(), nnz.end());
+    for (int j = -1; j < longest; ++j) steps.push_back(CsrStep{s, j});
+  }
+  return steps;
+}
+
 class CsrCta : public MainloopCta {
  public:
   CsrCta(const CsrLaunch& k, const CtaTask& t, int slot, SmContext& sm)
-      : MainloopCta(t, k.map.stages, int(k.panels[std::size_t(t.panel)].stages.size()), sm),
+      : CsrCta(k, t, slot, sm,
+               k.dependent_gathers ? dependent_steps(k.panels[std::size_t(t.panel)])
+                                   : std::vector<CsrStep>{}) {}
+
+ private:
+  CsrCta(const CsrLaunch& k, const CtaTask& t, int slot, SmContext& sm, std::vector<CsrStep> steps)
+      // A dependent loop keeps one step in flight: two buffers, the next step's load
+      // issued only when may_load allows it.
+      : MainloopCta(t, k.dependent_gathers ? 2 : k.map.stages,
+                    k.dependent_gathers ? int(steps.size())
+                                        : int(k.panels[std::size_t(t.panel)].stages.size()),
+                    sm),
         k_(k),
         panel_(k.panels[std::size_t(t.panel)]),
         slot_(slot),
         l1_ready_(loads_.size(), 0),
-        span_missed_(k.dependent_gathers ? loads_.size() : 0),
-        issued_at_(loads_.size(), 0) {}
+        steps_(std::move(steps)) {}
 
- private:
   Start start(Cycle now) override {
     if (!index_
              .issued()) {  // each row's two row_ptr entries (rows are scattered by the row swizzle)
@@ -69,19 +97,44 @@ class CsrCta : public MainloopCta {
   }
 
   void issue_stage_load(int kt, Cycle now) override {
-    const auto& op = k_.op;
-    const CsrStage& st = panel_.stages[std::size_t(kt)];
-    const int eb = input_bytes(op.dtype);
-    const std::int64_t n0 = std::int64_t(task_.tile_n) * k_.map.cta_n;
-    const auto cols = std::uint32_t(std::min<std::int64_t>(k_.map.cta_n, op.n - n0));
     const std::size_t slot = std::size_t(kt) % loads_.size();
     MemRequest& r = loads_[slot];
     r.reset();
-    r.want_line_latency = k_.dependent_gathers;
-    issued_at_[slot] = now;
     const std::uint64_t idx = k_.base.index + k_.col_idx_offset;
-    for (const auto& [off, bytes] : st.value_runs) r.add_run(k_.base.a + off, bytes);
-    for (const auto& [off, bytes] : st.index_runs) r.add_run(idx + off, bytes);
+    if (!k_.dependent_gathers) {
+      const CsrStage& st = panel_.stages[std::size_t(kt)];
+      for (const auto& [off, bytes] : st.value_runs) r.add_run(k_.base.a + off, bytes);
+      for (const auto& [off, bytes] : st.index_runs) r.add_run(idx + off, bytes);
+      gather(st.cols, r, slot, now);
+      return;
+    }
+    const CsrStep step = steps_[std::size_t(kt)];
+    const CsrStage& st = panel_.stages[std::size_t(step.stage)];
+    if (step.j < 0) {
+      for (const auto& [off, bytes] : st.value_runs) r.add_run(k_.base.a + off, bytes);
+      for (const auto& [off, bytes] : st.index_runs) r.add_run(idx + off, bytes);
+      l1_ready_[slot] = now;
+      sm_.submit(r);
+      return;
+    }
+    // Each warp's own gather (no merging across warps: a duplicate hits the L1).
+    step_cols_.clear();
+    const BlockMap& map = *k_.op.block_map;
+    for (std::size_t w = 0; w < st.row_nnz.size(); ++w)
+      if (step.j < st.row_nnz[w])
+        step_cols_.push_back(map.col_idx[std::size_t(map.row_ptr[std::size_t(panel_.rows[w])] +
+                                                     step.stage * k_.map.cta_k + step.j)]);
+    gather(step_cols_, r, slot, now);
+  }
+
+  // Gathers the rows `cols` of X^T for this CTA's columns through the L1 into `r` (its
+  // misses), charges the L1's data path, and submits `r` (all hits: nothing to submit).
+  void gather(const std::vector<std::int64_t>& gathered, MemRequest& r, std::size_t slot,
+              Cycle now) {
+    const auto& op = k_.op;
+    const int eb = input_bytes(op.dtype);
+    const std::int64_t n0 = std::int64_t(task_.tile_n) * k_.map.cta_n;
+    const auto cols = std::uint32_t(std::min<std::int64_t>(k_.map.cta_n, op.n - n0));
     // Gathers of X^T rows go through the L1: only the sectors it misses reach the L2.
     const std::uint64_t xb = k_.base.b + std::uint64_t(task_.batch) * k_.b_stride;
     double gather_bytes = 0;
@@ -90,29 +143,40 @@ class CsrCta : public MainloopCta {
       // A convolution: each gathered K index is a tap of one channel, read from the
       // input's channel plane (NCHW) along the tile's output rows, not from an unrolled
       // copy.
-      for (const std::int64_t col : st.cols)
+      for (const std::int64_t col : gathered)
         gather_bytes +=
             double(eb) * double(conv_chw_spans(k_.activation, xb, col, n0, cols, spans_));
     } else {
-      for (const std::int64_t col : st.cols) {
+      for (const std::int64_t col : gathered) {
         const std::uint64_t a0 = xb + std::uint64_t((col * op.n + n0) * eb),
                             a1 = a0 + std::uint64_t(cols) * eb;
         gather_bytes += double(a1 - a0);
         spans_.emplace_back(a0, a1);
       }
     }
-    std::uint32_t* missed = nullptr;
-    if (k_.dependent_gathers) {
-      span_missed_[slot].resize(spans_.size());
-      missed = span_missed_[slot].data();
-    }
-    load_spans_through_l1(sm_, spans_.data(), spans_.size(), r, missed);
+    load_spans_through_l1(sm_, spans_.data(), spans_.size(), r);
     // Every gathered byte crosses the L1's data path, shared with shared memory; hits
     // arrive after the L1's latency (a hit on a line still being filled is not delayed
     // further: no MSHR model).
     const Cycle l1_done = sm_.smem.write(now, gather_bytes);
     l1_ready_[slot] = std::max(l1_done, now + sm_.spec.l1_hit_latency_cycles);
-    sm_.submit(r);
+    if (r.empty())
+      r.done = r.link_done = now;  // every sector hit the L1
+    else
+      sm_.submit(r);
+  }
+
+  // A dependent loop: step kt is issued once step kt - 1's data is back, the shared-memory
+  // load of its column index done, and (after a gather) the warp's instructions for that
+  // nonzero issued.
+  bool may_load(int kt, Cycle now) override {
+    if (!k_.dependent_gathers || kt == 0) return true;
+    const std::size_t prev = std::size_t(kt - 1) % loads_.size();
+    const Cycle at = std::max(loads_[prev].done, l1_ready_[prev]) + sm_.smem.latency_cycles() +
+                     (steps_[std::size_t(kt - 1)].j >= 0 ? k_.cycles_per_nnz : 0);
+    if (reached(at, now)) return true;
+    wake_ = at;
+    return false;
   }
 
   Cycle stage_ready(int stage) const override { return l1_ready_[std::size_t(stage)]; }
@@ -120,34 +184,23 @@ class CsrCta : public MainloopCta {
   bool uses_fill_bytes() const override { return false; }
 
   void compute_ktile(Cycle barrier, StallCause, double) override {
-    const CsrStage& st = panel_.stages[std::size_t(kt_)];
     const int nsub = int(sm_.cuda.size());
     const int first = slot_ * int(panel_.rows.size());
-    const std::size_t slot = std::size_t(kt_) % loads_.size();
-    // A dependent loop: each warp's stage is a chain from when the previous stage ended
-    // (or this one's loads were issued, the first time): its values and indices, then
-    // per nonzero the column index from shared memory, the gather, and the issue.
-    double gather_latency = 0;
-    Cycle chain_start = 0;
-    if (k_.dependent_gathers) {
-      gather_latency = mean_gather_latency(slot);
-      chain_start = std::max(issued_at_[slot], barrier_ready_);
-    }
+    // A staged k-tile is a stage: each warp's nonzeros in it; a dependent step is one
+    // nonzero of each warp that has a j-th (none for the values and indices).
+    const CsrStep step = k_.dependent_gathers ? steps_[std::size_t(kt_)] : CsrStep{kt_, -1};
+    const CsrStage& st = panel_.stages[std::size_t(step.stage)];
     Cycle done = barrier;
     for (std::size_t w = 0; w < st.row_nnz.size(); ++w) {
-      if (st.row_nnz[w] == 0) continue;
-      const Cycle dur = st.row_nnz[w] * k_.cycles_per_nnz;
+      const int nnz = !k_.dependent_gathers ? st.row_nnz[w] : step.j < st.row_nnz[w] ? 1 : 0;
+      if (nnz == 0 || (k_.dependent_gathers && step.j < 0)) continue;
+      const Cycle dur = nnz * k_.cycles_per_nnz;
       const Cycle t = sm_.cuda[std::size_t((first + int(w)) % nsub)].reserve(barrier, dur);
       done = std::max(done, t + dur);
-      if (k_.dependent_gathers)
-        done = std::max(
-            done, chain_start + csr_dependent_stage_cycles(loads_[slot].runs_latency, st.row_nnz[w],
-                                                           sm_.smem.latency_cycles(),
-                                                           gather_latency, k_.cycles_per_nnz));
     }
     // The CTA syncs before the stage's buffer is refilled (Sputnik's __syncthreads).
     barrier_ready_ = done;
-    mma_done_ = done;
+    mma_done_ = std::max(mma_done_, done);
   }
 
   double accumulator_tile_bytes() const override {
@@ -167,27 +220,13 @@ class CsrCta : public MainloopCta {
                                   std::uint32_t(cols * ob), 1, 0});
   }
 
-  // The mean round trip of the gathers of the stage in buffer `slot`, with nothing
-  // queued: the L1's hit latency for a span whose lines all hit there, else its slowest
-  // missed line's (the memory system's line_latency). Without an L1 the spans went to
-  // the L2 as runs, and each is charged the longest of them.
-  double mean_gather_latency(std::size_t slot) const {
-    const MemRequest& r = loads_[slot];
-    if (!sm_.l1) return r.runs_latency;
-    const std::vector<std::uint32_t>& missed = span_missed_[slot];
-    return csr_mean_gather_latency(missed.data(), missed.size(), r.line_latency.data(),
-                                   sm_.spec.l1_hit_latency_cycles);
-  }
-
   const CsrLaunch& k_;
   const CsrPanel& panel_;
   int slot_;
-  std::vector<Span> spans_;      // scratch: the stage's gathered spans
-  std::vector<Cycle> l1_ready_;  // per stage buffer, when its L1 hits land
-  // Dependent gather loops: per stage buffer, each span's lines that missed the L1 (in
-  // r.lines, in span order), and when the buffer's loads were issued.
-  std::vector<std::vector<std::uint32_t>> span_missed_;
-  std::vector<Cycle> issued_at_;
+  std::vector<Span> spans_;              // scratch: the stage's gathered spans
+  std::vector<std::int64_t> step_cols_;  // scratch: a dependent step's gathered rows
+  std::vector<Cycle> l1_ready_;          // per stage buffer, when its L1 hits land
+  std::vector<CsrStep> steps_;           // a dependent loop's k-tiles (else empty)
   IndexFetch index_;
 };
 

@@ -17,15 +17,11 @@ namespace stcsim {
 using Span = std::pair<std::uint64_t, std::uint64_t>;  // [first byte, end)
 
 // The spans in order, their L1 lookups in one batch (SectoredL2::access_lines: the same
-// lookups in the same order as one at a time). With `span_missed`, each span's count of
-// lines it added to r.lines (those with a sector the L1 missed) is written there.
-inline void load_spans_through_l1(SmContext& sm, const Span* spans, std::size_t n, MemRequest& r,
-                                  std::uint32_t* span_missed = nullptr) {
+// lookups in the same order as one at a time).
+inline void load_spans_through_l1(SmContext& sm, const Span* spans, std::size_t n, MemRequest& r) {
   if (!sm.l1) {
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < n; ++i)
       r.add_run(spans[i].first, std::uint32_t(spans[i].second - spans[i].first));
-      if (span_missed) span_missed[i] = 0;  // no L1: the span went as a run
-    }
     return;
   }
   thread_local std::vector<L2Line> lines;
@@ -58,19 +54,6 @@ inline void load_spans_through_l1(SmContext& sm, const Span* spans, std::size_t 
     }
   }
   sm.l1->access_lines(ls, k, false, results.data());
-  if (span_missed) {
-    std::size_t line = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t lines_of_span =
-          spans[i].second > spans[i].first
-              ? std::size_t((spans[i].second - 1) / kLine - spans[i].first / kLine + 1)
-              : 0;
-      std::uint32_t m = 0;
-      for (std::size_t j = 0; j < lines_of_span; ++j, ++line)
-        m += (rs[line].miss_sectors & ls[line].sectors) != 0 ? 1 : 0;
-      span_missed[i] = m;
-    }
-  }
   // The missed sectors of each line go to the L2 as that line (what the L1 sends as one
   // request): one L2 lookup a line with all its missed sectors. Compacted in place, then
   // appended (the request's storage outlives its CTA: RequestPool).

@@ -32,7 +32,6 @@ class HbmDram : public IDram {
   int channels() const override { return spec_.channels; }
   double peak_bytes_per_cycle() const override { return peak_bpc_; }
   double sustained_bytes_per_cycle() const override { return peak_bpc_ * spec_.efficiency; }
-  double latency_cycles() const override { return latency_cycles_; }
   Cycle busy_cycles() const override;
   Cycle idle_at() const override;
 

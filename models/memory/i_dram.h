@@ -19,7 +19,6 @@ class IDram {
   virtual int channels() const = 0;
   virtual double peak_bytes_per_cycle() const = 0;       // datasheet rate, all channels
   virtual double sustained_bytes_per_cycle() const = 0;  // peak x efficiency
-  virtual double latency_cycles() const = 0;             // access latency with the channel free
   virtual Cycle busy_cycles() const = 0;                 // summed over channels
   virtual Cycle idle_at() const = 0;  // every channel has served what it accepted
 };

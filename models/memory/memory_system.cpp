@@ -77,28 +77,6 @@ void MemorySystem::arbitrate() {
   }
 }
 
-void MemorySystem::line_latencies(MemRequest& r, int home, std::size_t n_runs, bool l1_geometry) {
-  // results_ holds every looked-up line in order: the runs' first, then those of r.lines
-  // (each one line in the L1's geometry, else the lines cut from it).
-  const double hit = l2_->hit_latency(), far = l2_->far_extra_latency();
-  const double dram = dram_->latency_cycles();
-  const auto round_trip = [&](std::size_t i) {
-    const L2AccessResult& res = results_[i];
-    return hit + (l2_->partition_of_slice(res.slice) != home ? far : 0.0) +
-           (res.miss_sectors ? dram : 0.0);
-  };
-  r.runs_latency = 0;
-  for (std::size_t i = 0; i < n_runs; ++i) r.runs_latency = std::max(r.runs_latency, round_trip(i));
-  r.line_latency.resize(r.lines.size());
-  std::size_t i = n_runs;
-  for (std::size_t e = 0; e < r.lines.size(); ++e) {
-    const std::size_t cut = l1_geometry ? 1 : cut_of_line_[e];
-    double longest = 0;
-    for (std::size_t c = 0; c < cut; ++c) longest = std::max(longest, round_trip(i++));
-    r.line_latency[e] = float(longest);
-  }
-}
-
 void MemorySystem::serve(int sm, MemRequest& r, Cycle now) {
   const int sector = l2_->sector_bytes();
   const int home = sm * l2_->partitions() / num_sms_;  // this SM's L2 partition
@@ -136,19 +114,13 @@ void MemorySystem::serve(int sm, MemRequest& r, Cycle now) {
       const std::uint64_t a0 = run.addr + row * run.stride;
       cut(a0, a0 + run.bytes);
     }
-  const std::size_t n_runs = n;  // lines of the runs; those of r.lines follow
   if (!l1_geometry) {
-    cut_of_line_.resize(r.lines.size());
-    for (std::size_t e = 0; e < r.lines.size(); ++e) {
-      const L2Line& l = r.lines[e];
-      const std::size_t before = n;
+    for (const L2Line& l : r.lines)
       for (unsigned m = l.sectors; m != 0;) {
         const unsigned s = unsigned(__builtin_ctz(m)), e = s + unsigned(__builtin_ctz(~(m >> s)));
         m &= ~((1u << e) - 1);
         cut(l.addr + s * MemRequest::kSectorBytes, l.addr + e * MemRequest::kSectorBytes);
       }
-      cut_of_line_[e] = std::uint32_t(n - before);
-    }
   }
   l2_->access_lines(ls, n, r.write, results_.data());
   // Lines cut by the L1 in this L2's geometry: looked up where they are, after the rest
@@ -195,7 +167,6 @@ void MemorySystem::serve(int sm, MemRequest& r, Cycle now) {
   };
   account(ls, results_.data(), n_cut);
   if (n > n_cut) account(r.lines.data(), results_.data() + n_cut, n - n_cut);
-  if (r.want_line_latency && !r.write) line_latencies(r, home, n_runs, l1_geometry);
   const double total = double(sectors) * sector;
   counters_.l2_read_miss_sectors += double(miss_sectors);
   (r.write ? counters_.l2_write_sectors : counters_.l2_read_sectors) += double(sectors);

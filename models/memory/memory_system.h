@@ -42,30 +42,20 @@ struct MemRequest {
   // request's own data. They cross this SM's link but were read from the L2 once, by
   // the peer (whose request, symmetric to this one, lands at the same time).
   double multicast_bytes = 0;
-  // Reads whose requester waits on its lines one after another (a dependent gather
-  // loop): the memory system also reports each line's round trip with nothing queued
-  // (the L2's hit latency, plus the far partition's extra and DRAM's latency where the
-  // line went there).
-  bool want_line_latency = false;
   // Filled in by the memory system:
-  Cycle done = 0;                   // reads: data in shared memory; writes: data in the L2
-  Cycle link_done = 0;              // the last byte crossed the SM's link
-  std::vector<float> line_latency;  // when wanted: per entry of `lines`, cycles
-  double runs_latency = 0;          // when wanted: the longest of the runs' lines, cycles
+  Cycle done = 0;       // reads: data in shared memory; writes: data in the L2
+  Cycle link_done = 0;  // the last byte crossed the SM's link
 
   // Empties it for reuse, keeping the runs' and lines' storage (kernels refill one per
   // stage).
   void reset() {
     std::vector<RowRun> keep = std::move(runs);
     std::vector<L2Line> keep_lines = std::move(lines);
-    std::vector<float> keep_latency = std::move(line_latency);
     keep.clear();
     keep_lines.clear();
-    keep_latency.clear();
     *this = MemRequest{};
     runs = std::move(keep);
     lines = std::move(keep_lines);
-    line_latency = std::move(keep_latency);
   }
 
   // Nothing to fetch or store.
@@ -131,9 +121,6 @@ class MemorySystem : public sc_core::sc_module {
  private:
   void arbitrate();
   void serve(int sm, MemRequest& r, Cycle now);
-  // serve's part for requests that want each line's unloaded round trip (results_ holds
-  // the request's lookups, the runs' `n_runs` lines first).
-  void line_latencies(MemRequest& r, int home, std::size_t n_runs, bool l1_geometry);
 
   std::unique_ptr<IL2Cache> l2_;
   std::unique_ptr<IDram> dram_;
@@ -150,9 +137,8 @@ class MemorySystem : public sc_core::sc_module {
   std::vector<char> chan_far_;  // a read miss of this request on the channel came from a far slice
   std::vector<int> slices_touched_;  // sized to the slices (+1: written before it is kept)
   std::vector<int> chans_touched_;
-  int line_shift_, sector_shift_;           // log2 of the L2's line and sector sizes
-  std::vector<L2Line> lines_;               // the request's lines, in order (grown, never shrunk)
-  std::vector<std::uint32_t> cut_of_line_;  // lines cut from each r.lines entry (other geometry)
+  int line_shift_, sector_shift_;  // log2 of the L2's line and sector sizes
+  std::vector<L2Line> lines_;      // the request's lines, in order (grown, never shrunk)
   std::vector<L2AccessResult> results_;
   std::vector<Cycle> inflight_until_;
 };

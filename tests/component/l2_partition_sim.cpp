@@ -1,10 +1,7 @@
 // One simulation: SM 0 (of two, so in L2 partition 0) reads L2 lines at a quiet time,
 // after a warm-up pass has brought them into the L2, and prints how long the read took
 // as JSON. Used by test_l2_partition, which derives each figure by hand.
-//   l2_partition_sim CASE     near_hit | far_hit | far_burst | unpartitioned | line_latency
-// line_latency: after the warm-up of a near and a far line, one request with the near
-// line as a run and, as L1-cut lines, the far line and a near line never read; prints
-// the unloaded round trips the memory system reports (MemRequest::want_line_latency).
+//   l2_partition_sim CASE     near_hit | far_hit | far_burst | unpartitioned
 #include <iostream>
 #include <string>
 #include <systemc>
@@ -50,35 +47,19 @@ struct Reader : sc_core::sc_module {
   void run() {
     read_all();                           // warm-up: misses, filled from DRAM
     wait_until(now_cycles() + 100000.0);  // every resource idle again
-    if (cold_ != 0) {
-      MemRequest r;
-      r.want_line_latency = true;
-      r.add_run(lines_[0], 128);
-      r.lines.push_back(L2Line{lines_[1], 0xf});
-      r.lines.push_back(L2Line{cold_, 0x3});
-      mem_.submit(0, {&r});
-      wait(mem_.grant(0));
-      runs_latency = r.runs_latency;
-      line_latency = r.line_latency;
-      return;
-    }
-    latency = read_all();  // every line now hits
+    latency = read_all();                 // every line now hits
   }
   MemorySystem& mem_;
   std::vector<std::uint64_t> lines_;
-  std::uint64_t cold_ = 0;  // line_latency: a near line the warm-up does not read
   Cycle latency = 0;
-  double runs_latency = 0;
-  std::vector<float> line_latency;
 };
 
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
   const std::string c = argc > 1 ? argv[1] : "";
-  if (c != "near_hit" && c != "far_hit" && c != "far_burst" && c != "unpartitioned" &&
-      c != "line_latency") {
-    std::cerr << "usage: l2_partition_sim near_hit|far_hit|far_burst|unpartitioned|line_latency\n";
+  if (c != "near_hit" && c != "far_hit" && c != "far_burst" && c != "unpartitioned") {
+    std::cerr << "usage: l2_partition_sim near_hit|far_hit|far_burst|unpartitioned\n";
     return 2;
   }
   const SectoredL2Spec l2 = spec(c == "unpartitioned" ? 1 : 2);
@@ -87,14 +68,6 @@ int sc_main(int argc, char* argv[]) {
   const int want = c == "near_hit" ? 0 : 2;
   const std::size_t count = c == "far_burst" ? 32 : 1;
   std::vector<std::uint64_t> lines;
-  std::uint64_t cold = 0;
-  if (c == "line_latency") {
-    // A near and a far line (slices 0 and 2), then a near one left cold.
-    for (std::uint64_t a = std::uint64_t(1) << 30; lines.size() < 2; a += 128)
-      if (probe.slice_of(a) == (lines.empty() ? 0 : 2)) lines.push_back(a);
-    for (std::uint64_t a = lines[1] + 128; cold == 0; a += 128)
-      if (probe.slice_of(a) == 1) cold = a;
-  }
   for (std::uint64_t a = std::uint64_t(1) << 30; lines.size() < count; a += 128)
     if (probe.slice_of(a) == want) lines.push_back(a);
   HbmDramSpec d;
@@ -105,13 +78,7 @@ int sc_main(int argc, char* argv[]) {
   MemorySystem mem("mem", 2, 64, std::make_unique<SectoredL2>(l2),
                    std::make_unique<HbmDram>(d, 1000));
   Reader reader("reader", mem, lines);
-  reader.cold_ = cold;
   sc_core::sc_start();
-  if (cold != 0) {
-    std::cout << "{\"runs_latency\": " << reader.runs_latency << ", \"line_latency\": ["
-              << reader.line_latency.at(0) << ", " << reader.line_latency.at(1) << "]}\n";
-    return 0;
-  }
   std::cout << "{\"latency\": " << reader.latency << ", \"lines\": " << lines.size() << "}\n";
   return 0;
 }

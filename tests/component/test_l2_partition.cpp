@@ -33,16 +33,3 @@ TEST_CASE("l2_partition_far_burst_queues_on_the_crossbar", "[l2][partition]") {
   // SM 30 + 50 later: 430 (the link alone would take 160 + 64 = 224).
   CHECK(latency("far_burst") == 430);
 }
-
-TEST_CASE("l2_partition_line_latency_is_each_lines_unloaded_round_trip", "[l2][partition]") {
-  // What a dependent gather loop waits per line (MemRequest::want_line_latency): the hit
-  // latency for the near run (100), the far extra on top for the far line (100 + 60),
-  // and DRAM's latency for the line that missed (100 + 100 ns at 1000 MHz).
-  const auto r = run_command(std::string(L2_PARTITION_BIN) + " line_latency");
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  const auto j = nlohmann::json::parse(r.out);
-  CHECK(j["runs_latency"].get<double>() == 100);
-  CHECK(j["line_latency"][0].get<double>() == 160);
-  CHECK(j["line_latency"][1].get<double>() == 200);
-}

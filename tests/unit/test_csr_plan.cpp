@@ -94,18 +94,3 @@ TEST_CASE("csr_tile_cols_wide_for_large_n_narrow_for_skinny", "[unit][csr]") {
   CHECK(csr_tile_cols(64, 16, Dtype::FP16) == 64);
   CHECK(csr_tile_cols(4096, 32, Dtype::FP16) == 128);
 }
-
-TEST_CASE("csr_dependent_gathers_mean_latency_and_stage_chain", "[unit][csr]") {
-  // Three spans: all hits (the L1's 39), two lines missed (the longer, 332), one (600).
-  const std::uint32_t missed[] = {0, 2, 1};
-  const float latency[] = {300, 332, 600};
-  CHECK(csr_mean_gather_latency(missed, 3, latency, 39) == Approx((39.0 + 332 + 600) / 3));
-  // A missed line quicker than an L1 hit still waits the L1's latency.
-  const std::uint32_t one[] = {1};
-  const float quick[] = {20};
-  CHECK(csr_mean_gather_latency(one, 1, quick, 39) == Approx(39));
-  CHECK(csr_mean_gather_latency(missed, 0, latency, 39) == 0);
-  // 272 for the values and indices, then 32 x (30 + 300 + 4.5).
-  CHECK(csr_dependent_stage_cycles(272, 32, 30, 300, 4.5) == Approx(272 + 32 * 334.5));
-  CHECK(csr_dependent_stage_cycles(272, 0, 30, 300, 4.5) == Approx(272));
-}
