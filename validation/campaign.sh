@@ -104,7 +104,7 @@ step() {
 }
 
 # ---- plan ----
-plan="env 20 | binaries (use carried, else build) 240 | smoke 60 | bitcapture 45 | ubench 90 | suite_real 200 | suite_vendor 90 | suite_ours 130 | energy 150 | pytorch 90 | suite_bsr 130 | suite_csr 170 | ncu 30 | vendor_kernels 90"
+plan="env 20 | binaries (use carried, else build) 240 | smoke 60 | bitcapture 45 | ubench 90 | suite_real 200 | suite_vendor 90 | suite_ours 130 | energy 150 | pytorch 90 | suite_bsr 130 | suite_csr 170 | ncu 30 | ncu_csr 40 | vendor_kernels 90"
 say "plan (seconds, each capped by the budget left): $plan"
 say "budget ${budget}s; output $out (at most 8 files); dry run: $dry"
 
@@ -266,6 +266,16 @@ if [ "$gpu" = yes ]; then
     step ncu 30 ncu --clock-control none --metrics gpu__time_duration.sum --csv \
       "$bin/stcsim_validate_gpu" --gemm 4096x4096x4096 --kernels dense,sp24 --runs 1 --warmup 0 \
       --max-launches 1 --energy-ms 0 --label ncu --out "$work/ncu_run.json"
+    # Our CSR kernel's L1 and L2 behaviour (docs/notes.md, 2026-11-27: the model is 30-42%
+    # fast on the 16-CTA-an-SM shapes at 90%, at a 74% L1 hit rate of its own): one launch
+    # of a throughput-bound and of a latency-bound shape, hit rates and long-scoreboard
+    # stalls, to set against the model's l1_hit_rate and l2_read_hit_rate.
+    note="CSR 90%: L1/L2 hit rates, stalls: work/ncu_csr.log"
+    step ncu_csr 40 ncu --clock-control none --csv --metrics \
+      gpu__time_duration.sum,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,lts__t_sectors_op_read.sum,dram__bytes_read.sum,smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_lg_throttle_per_warp_active.pct \
+      "$bin/stcsim_validate_gpu" --gemm 4096x4096x4096 --gemm 128x768x3072 --kernels csr \
+      --csr-sparsity 0.9 --runs 1 --warmup 0 --max-launches 1 --energy-ms 0 --label ncu_csr \
+      --out "$work/ncu_csr_run.json"
     # Which kernels the vendor libraries launch for each GEMM of the suite: cuBLAS's sm90
     # kernel names carry the tile, the cluster and split-K, so validate can simulate what
     # ran instead of the chooser's guess. One timed launch each; names only (one metric).
