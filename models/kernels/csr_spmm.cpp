@@ -100,19 +100,16 @@ class CsrCta : public MainloopCta {
     const std::size_t slot = std::size_t(kt) % loads_.size();
     MemRequest& r = loads_[slot];
     r.reset();
-    const std::uint64_t idx = k_.base.index + k_.col_idx_offset;
     if (!k_.dependent_gathers) {
       const CsrStage& st = panel_.stages[std::size_t(kt)];
-      for (const auto& [off, bytes] : st.value_runs) r.add_run(k_.base.a + off, bytes);
-      for (const auto& [off, bytes] : st.index_runs) r.add_run(idx + off, bytes);
+      add_values_and_indices(st, r);
       gather(st.cols, r, slot, now);
       return;
     }
     const CsrStep step = steps_[std::size_t(kt)];
     const CsrStage& st = panel_.stages[std::size_t(step.stage)];
     if (step.j < 0) {
-      for (const auto& [off, bytes] : st.value_runs) r.add_run(k_.base.a + off, bytes);
-      for (const auto& [off, bytes] : st.index_runs) r.add_run(idx + off, bytes);
+      add_values_and_indices(st, r);
       l1_ready_[slot] = now;
       sm_.submit(r);
       return;
@@ -125,6 +122,13 @@ class CsrCta : public MainloopCta {
         step_cols_.push_back(map.col_idx[std::size_t(map.row_ptr[std::size_t(panel_.rows[w])] +
                                                      step.stage * k_.map.cta_k + step.j)]);
     gather(step_cols_, r, slot, now);
+  }
+
+  // A stage's nonzero values and column indices, as runs of `r`.
+  void add_values_and_indices(const CsrStage& st, MemRequest& r) const {
+    const std::uint64_t idx = k_.base.index + k_.col_idx_offset;
+    for (const auto& [off, bytes] : st.value_runs) r.add_run(k_.base.a + off, bytes);
+    for (const auto& [off, bytes] : st.index_runs) r.add_run(idx + off, bytes);
   }
 
   // Gathers the rows `cols` of X^T for this CTA's columns through the L1 into `r` (its
@@ -192,8 +196,10 @@ class CsrCta : public MainloopCta {
     const CsrStage& st = panel_.stages[std::size_t(step.stage)];
     Cycle done = barrier;
     for (std::size_t w = 0; w < st.row_nnz.size(); ++w) {
-      const int nnz = !k_.dependent_gathers ? st.row_nnz[w] : step.j < st.row_nnz[w] ? 1 : 0;
-      if (nnz == 0 || (k_.dependent_gathers && step.j < 0)) continue;
+      const int nnz = !k_.dependent_gathers                   ? st.row_nnz[w]
+                      : step.j >= 0 && step.j < st.row_nnz[w] ? 1
+                                                              : 0;
+      if (nnz == 0) continue;
       const Cycle dur = nnz * k_.cycles_per_nnz;
       const Cycle t = sm_.cuda[std::size_t((first + int(w)) % nsub)].reserve(barrier, dur);
       done = std::max(done, t + dur);
