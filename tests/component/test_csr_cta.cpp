@@ -1,0 +1,198 @@
+// One CSR SpMM CTA (models/kernels/csr_spmm.cpp) on an SM whose memory answers every
+// request a fixed time after it is issued: the CTA's cycles, derived by hand step by
+// step, for the staged loop (Sputnik's) and the dependent loop (one gather in flight a
+// warp, mapping.csr_gather_loop dependent), with which requests it sends, which gathers
+// hit the L1, and when.
+#include <catch2/catch.hpp>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/common/cycles.h"
+#include "models/common/timeline.h"
+#include "models/kernels/csr_plan.h"
+#include "models/kernels/i_kernel.h"
+#include "models/sm/cta_program.h"
+#include "models/sm/request_pool.h"
+#include "models/sm/sm_context.h"
+#include "tests/support/preset_env.h"
+
+using namespace stcsim;
+using stcsim::test::PresetEnv;
+
+namespace {
+
+// The memory: reads and writes are done `kLatency` cycles after they are issued, their
+// last byte across the SM's link after `kLink`.
+constexpr Cycle kLatency = 500, kLink = 40;
+
+struct Sent {
+  Cycle at;
+  bool write;
+  std::size_t lines;  // L1 misses handed on as lines
+  std::size_t runs;
+};
+
+// An a100 SM's parts, fresh, as Sm builds them (sm.cpp).
+struct TestSm {
+  explicit TestSm(const PresetEnv& p)
+      : smem(p.smem->clone_empty()), tma(p.tma->clone_empty()), cuda(std::size_t(p.sm.sub_cores)) {
+    for (int i = 0; i < p.sm.sub_cores; ++i) pipes.push_back(p.tc->clone_empty());
+    SectoredL2Spec s;
+    s.capacity_kib = p.sm.l1_kib;
+    s.ways = 4;
+    s.slices = 1;
+    l1 = std::make_unique<SectoredL2>(s);
+  }
+  SmContext context(const SmSpec& spec) {
+    return SmContext{spec,     *smem,           *tma,      pipes, cuda, l1.get(),
+                     counters, last_write_done, to_submit, pool};
+  }
+  std::unique_ptr<ISharedMemory> smem;
+  std::unique_ptr<ITma> tma;
+  std::vector<std::unique_ptr<ITensorCore>> pipes;
+  std::vector<Timeline> cuda;
+  std::unique_ptr<SectoredL2> l1;
+  SmCounters counters;
+  Cycle last_write_done = 0;
+  std::vector<MemRequest*> to_submit;
+  RequestPool pool;
+};
+
+// Runs the CTA to retirement as Sm::run_kernel does (advance; time the submitted
+// requests and advance again at the same cycle; else on to its wake, in whole cycles).
+// Returns the cycle it retired at.
+Cycle run_cta(CtaProgram& cta, TestSm& sm, std::vector<Sent>& sent) {
+  Cycle now = 0;
+  for (int pass = 0; pass < 1000; ++pass) {
+    const bool retired = cta.advance(now);
+    if (!sm.to_submit.empty()) {
+      for (MemRequest* r : sm.to_submit) {
+        sent.push_back(Sent{now, r->write, r->lines.size(), r->runs.size()});
+        r->done = now + kLatency;
+        r->link_done = now + kLink;
+      }
+      sm.to_submit.clear();
+      continue;
+    }
+    if (retired) return now;
+    now = std::max(ceil_cycle(cta.wake()), now + 1);
+  }
+  FAIL("the CTA did not retire");
+  return 0;
+}
+
+// W: 4 rows x 64 columns, rows of 3, 1, 0 and 2 nonzeros. Warp order (row swizzle,
+// longest first): row 0 {1, 5, 20}, row 3 {5, 40}, row 1 {20}, row 2 {}.
+std::shared_ptr<BlockMap> mask() {
+  auto m = std::make_shared<BlockMap>();
+  m->block_rows = 4;
+  m->block_cols = 64;
+  m->col_idx = {1, 5, 20, 20, 5, 40};
+  m->row_ptr = {0, 3, 4, 4, 6};
+  return m;
+}
+
+// y = x W^T for 128 tokens: one CTA of the 4 rows over the 128 columns of X^T (a 128-wide
+// tile: 256 B, two L1 lines, a gathered row).
+struct OneCta {
+  explicit OneCta(const std::string& loop) : preset("a100", "chooser") {
+    apply_override(preset.cfg, "mapping.csr_gather_loop=" + loop);
+    preset.req = MappingRequest::from(preset.cfg.section("mapping").params);
+    op.name = "csr";
+    op.m = 128;
+    op.n = 4;
+    op.k = 64;
+    op.dtype = Dtype::FP16;
+    op.block_map = mask();
+    const IKernel& kernel = KernelRegistry::get("csr_spmm");
+    std::uint64_t next = 1 << 20;
+    plan = kernel.plan(op, preset.env(), [&](double bytes) {
+      const std::uint64_t at = next;
+      next += (std::uint64_t(bytes) + 255) / 256 * 256;
+      return at;
+    });
+  }
+  PresetEnv preset;
+  GemmOp op;
+  KernelPlan plan;
+};
+
+}  // namespace
+
+TEST_CASE("csr_cta_dependent_loop_steps_one_round_trip_a_nonzero", "[component][csr]") {
+  OneCta c("dependent");
+  REQUIRE(c.plan.launches.size() == 1);
+  const KernelLaunch& launch = *c.plan.launches.front();
+  REQUIRE(launch.ctas.size() == 1);
+  REQUIRE(c.plan.map.cta_n == 128);
+  TestSm sm(c.preset);
+  SmContext ctx = sm.context(c.preset.sm);
+  auto cta = launch.start_cta(launch.ctas[0], 0, ctx);
+  std::vector<Sent> sent;
+  const Cycle end = run_cta(*cta, sm, sent);
+
+  const Cycle launch_cycles = c.preset.sm.cta_launch_cycles;   // 200
+  const Cycle smem = c.preset.smem->latency_cycles();          // 30: a column index from smem
+  const Cycle hit = c.preset.sm.l1_hit_latency_cycles;         // 33
+  const Cycle nnz = csr_cycles_per_nnz(128, 16, Dtype::FP16);  // a warp's issue per nonzero
+  REQUIRE(launch_cycles == 200);
+  REQUIRE(smem == 30);
+  REQUIRE(hit == 33);
+  REQUIRE(nnz == 8);                    // 4 FMAs a thread at 16 lanes: the FP32 pipe's 8 cycles
+  const Cycle t_index = launch_cycles;  // row_ptr entries requested
+  const Cycle t_values = t_index + kLatency;                  // the stage's values and indices
+  const Cycle t_gather0 = t_values + kLatency + smem;         // nonzero 0 of rows 0, 3, 1
+  const Cycle t_gather1 = t_gather0 + kLatency + smem + nnz;  // nonzero 1 of rows 0, 3
+  const Cycle t_gather2 = t_gather1 + kLatency + smem + nnz;  // nonzero 2 of row 0: an L1 hit
+  const Cycle t_last = t_gather2 + hit;                       // its data: the L1's latency
+  const Cycle t_epilogue = t_last + nnz;                      // row 0's last FMAs done
+  // The 4 x 128 fp16 tile written into shared memory and read back: 2 x 1024 B at 128 B/clk.
+  const Cycle t_store = t_epilogue + 2 * 1024 / 128;
+  CHECK(end == t_store + kLink);
+
+  REQUIRE(sent.size() == 5);
+  CHECK(sent[0].at == t_index);
+  CHECK(sent[0].runs == 4);  // each row's two row_ptr entries
+  CHECK(sent[1].at == t_values);
+  CHECK(sent[1].runs == 6);  // values and indices of rows 0, 3, 1
+  CHECK(sent[1].lines == 0);
+  CHECK(sent[2].at == t_gather0);
+  CHECK(sent[2].lines == 6);  // three rows of X^T, two lines each, all missed
+  CHECK(sent[3].at == t_gather1);
+  CHECK(sent[3].lines == 2);  // row 3's column 40; row 0's column 5 hits (row 3 read it)
+  CHECK(sent[4].at == t_store);
+  CHECK(sent[4].write);
+  CHECK(sm.counters.index_wait_cycles == kLatency);
+  CHECK(sm.counters.l1_sectors == 4 * (6 + 4 + 2));
+  CHECK(sm.counters.l1_hit_sectors == 4 * (2 + 2));
+}
+
+TEST_CASE("csr_cta_staged_loop_gathers_a_stage_at_once", "[component][csr]") {
+  OneCta c("staged");
+  const KernelLaunch& launch = *c.plan.launches.front();
+  TestSm sm(c.preset);
+  SmContext ctx = sm.context(c.preset.sm);
+  auto cta = launch.start_cta(launch.ctas[0], 0, ctx);
+  std::vector<Sent> sent;
+  const Cycle end = run_cta(*cta, sm, sent);
+
+  const Cycle nnz = csr_cycles_per_nnz(128, 16, Dtype::FP16);
+  const Cycle t_index = c.preset.sm.cta_launch_cycles;
+  // One stage holds every nonzero: its values, indices and the four distinct rows of X^T
+  // (1, 5, 20, 40) in one request, as soon as the row offsets are in.
+  const Cycle t_stage = t_index + kLatency;
+  // Row 0's three nonzeros on its sub-core once the stage is in; the other warps have
+  // fewer on theirs.
+  const Cycle t_epilogue = t_stage + kLatency + 3 * nnz;
+  const Cycle t_store = t_epilogue + 2 * 1024 / 128;
+  CHECK(end == t_store + kLink);
+
+  REQUIRE(sent.size() == 3);
+  CHECK(sent[1].at == t_stage);
+  CHECK(sent[1].runs == 6);
+  CHECK(sent[1].lines == 8);  // each row of X^T once, however many warps use it
+  CHECK(sent[2].at == t_store);
+  CHECK(sent[2].write);
+  CHECK(sm.counters.l1_hit_sectors == 0);
+}
