@@ -61,6 +61,9 @@ std::vector<ParamDecl> SmSpec::params() {
                 "activation gathers; the tensor-core kernels bypass it with cp.async.cg)"),
       int_param("l1_hit_latency_cycles", "cycles", d.l1_hit_latency_cycles, 1, 100000,
                 "L1 hit latency of a global load"),
+      int_param("alu_latency_cycles", "cycles", d.alu_latency_cycles, 1, 1000,
+                "register-dependent latency of an integer or FP32 ALU instruction (the CUDA-core "
+                "kernels' dependent address and conversion chains)"),
   };
 }
 
@@ -80,6 +83,7 @@ SmSpec SmSpec::from(const ParamSet& p) {
   s.fp32_lanes_per_sub_core = int(p.get_int("fp32_lanes_per_sub_core"));
   s.l1_kib = int(p.get_int("l1_kib"));
   s.l1_hit_latency_cycles = int(p.get_int("l1_hit_latency_cycles"));
+  s.alu_latency_cycles = int(p.get_int("alu_latency_cycles"));
   return s;
 }
 

@@ -48,6 +48,9 @@ struct SmSpec {
   int fp32_lanes_per_sub_core = 16;
   int l1_kib = 128;
   int l1_hit_latency_cycles = 33;
+  // Cycles from an integer or FP32 ALU instruction's issue to when an instruction that
+  // reads its result may issue (register-dependent latency).
+  int alu_latency_cycles = 4;
   static std::vector<ParamDecl> params();
   static SmSpec from(const ParamSet& p);
 };
