@@ -4,9 +4,13 @@
 // and column indices) and gathers the activation rows they select through the L1,
 // and its warps run fp32 FMA on their sub-core's FP32 pipe. A convolution's activation is
 // its input in channel planes (conv_activation.h, conv_chw_spans), not an unrolled copy.
+// That is the staged loop (Sputnik's, the default); the dependent loop, our validation
+// harness's kernel, runs its warps as independent chains (csr_warp_chains.h).
 #include <algorithm>
 
+#include "models/kernels/csr_launch.h"
 #include "models/kernels/csr_plan.h"
+#include "models/kernels/csr_warp_chains.h"
 #include "models/kernels/i_kernel.h"
 #include "models/kernels/index_fetch.h"
 #include "models/kernels/l1_gather.h"
@@ -32,54 +36,18 @@ const OpStat kIndexWait{{"csr.index_wait_cycles_per_cta", "cycles",
                          "cycles a CTA waited on its row_ptr entries", StatTotal::kNone, kProducer},
                         stat_slot<OpResult>()};
 
-struct CsrLaunch : KernelLaunch, GemmTensors {
-  std::vector<CsrPanel> panels;
-  double cycles_per_nnz = 0;         // per warp (one row) per nonzero
-  bool dependent_gathers = false;    // mapping.csr_gather_loop dependent: one gather in flight
-  std::uint64_t col_idx_offset = 0;  // col_idx after the whole row_ptr array
-  std::unique_ptr<CtaProgram> start_cta(const CtaTask& t, int slot, SmContext& sm) const override;
-};
-
-// With a dependent gather loop (mapping.csr_gather_loop dependent) the CTA's k-tiles are
-// steps of one round trip each: a stage's values and column indices (j = -1), then the
-// stage's j-th nonzero of every warp that has one, gathered when the previous step's data
-// is back and its column index read from shared memory (may_load). The warps step
-// together: one request a step for their gathers.
-struct CsrStep {
-  int stage = 0, j = -1;
-};
-
-std::vector<CsrStep> dependent_steps(const CsrPanel& p) {
-  std::vector<CsrStep> steps;
-  for (int s = 0; s < int(p.stages.size()); ++s) {
-    const auto& nnz = p.stages[std::size_t(s)].row_nnz;
-    const int longest = nnz.empty() ? 0 : *std::max_element(nnz.begin(), nnz.end());
-    for (int j = -1; j < longest; ++j) steps.push_back(CsrStep{s, j});
-  }
-  return steps;
-}
-
+// The staged loop (Sputnik's): a CTA-wide stage of each warp's next nonzeros, its values,
+// indices and the distinct rows of X^T they select in one request, then the warps' FMAs.
 class CsrCta : public MainloopCta {
  public:
   CsrCta(const CsrLaunch& k, const CtaTask& t, int slot, SmContext& sm)
-      : CsrCta(k, t, slot, sm,
-               k.dependent_gathers ? dependent_steps(k.panels[std::size_t(t.panel)])
-                                   : std::vector<CsrStep>{}) {}
-
- private:
-  CsrCta(const CsrLaunch& k, const CtaTask& t, int slot, SmContext& sm, std::vector<CsrStep> steps)
-      // A dependent loop keeps one step in flight: two buffers, the next step's load
-      // issued only when may_load allows it.
-      : MainloopCta(t, k.dependent_gathers ? 2 : k.map.stages,
-                    k.dependent_gathers ? int(steps.size())
-                                        : int(k.panels[std::size_t(t.panel)].stages.size()),
-                    sm),
+      : MainloopCta(t, k.map.stages, int(k.panels[std::size_t(t.panel)].stages.size()), sm),
         k_(k),
         panel_(k.panels[std::size_t(t.panel)]),
         slot_(slot),
-        l1_ready_(loads_.size(), 0),
-        steps_(std::move(steps)) {}
+        l1_ready_(loads_.size(), 0) {}
 
+ private:
   Start start(Cycle now) override {
     if (!index_
              .issued()) {  // each row's two row_ptr entries (rows are scattered by the row swizzle)
@@ -100,28 +68,9 @@ class CsrCta : public MainloopCta {
     const std::size_t slot = std::size_t(kt) % loads_.size();
     MemRequest& r = loads_[slot];
     r.reset();
-    if (!k_.dependent_gathers) {
-      const CsrStage& st = panel_.stages[std::size_t(kt)];
-      add_values_and_indices(st, r);
-      gather(st.cols, r, slot, now);
-      return;
-    }
-    const CsrStep step = steps_[std::size_t(kt)];
-    const CsrStage& st = panel_.stages[std::size_t(step.stage)];
-    if (step.j < 0) {
-      add_values_and_indices(st, r);
-      l1_ready_[slot] = now;
-      sm_.submit(r);
-      return;
-    }
-    // Each warp's own gather (no merging across warps: a duplicate hits the L1).
-    step_cols_.clear();
-    const BlockMap& map = *k_.op.block_map;
-    for (std::size_t w = 0; w < st.row_nnz.size(); ++w)
-      if (step.j < st.row_nnz[w])
-        step_cols_.push_back(map.col_idx[std::size_t(map.row_ptr[std::size_t(panel_.rows[w])] +
-                                                     step.stage * k_.map.cta_k + step.j)]);
-    gather(step_cols_, r, slot, now);
+    const CsrStage& st = panel_.stages[std::size_t(kt)];
+    add_values_and_indices(st, r);
+    gather(st.cols, r, slot, now);
   }
 
   // A stage's nonzero values and column indices, as runs of `r`.
@@ -170,19 +119,6 @@ class CsrCta : public MainloopCta {
       sm_.submit(r);
   }
 
-  // A dependent loop: step kt is issued once step kt - 1's data is back, the shared-memory
-  // load of its column index done, and (after a gather) the warp's instructions for that
-  // nonzero issued.
-  bool may_load(int kt, Cycle now) override {
-    if (!k_.dependent_gathers || kt == 0) return true;
-    const std::size_t prev = std::size_t(kt - 1) % loads_.size();
-    const Cycle at = std::max(loads_[prev].done, l1_ready_[prev]) + sm_.smem.latency_cycles() +
-                     (steps_[std::size_t(kt - 1)].j >= 0 ? k_.cycles_per_nnz : 0);
-    if (reached(at, now)) return true;
-    wake_ = at;
-    return false;
-  }
-
   Cycle stage_ready(int stage) const override { return l1_ready_[std::size_t(stage)]; }
 
   bool uses_fill_bytes() const override { return false; }
@@ -190,15 +126,11 @@ class CsrCta : public MainloopCta {
   void compute_ktile(Cycle barrier, StallCause, double) override {
     const int nsub = int(sm_.cuda.size());
     const int first = slot_ * int(panel_.rows.size());
-    // A staged k-tile is a stage: each warp's nonzeros in it; a dependent step is one
-    // nonzero of each warp that has a j-th (none for the values and indices).
-    const CsrStep step = k_.dependent_gathers ? steps_[std::size_t(kt_)] : CsrStep{kt_, -1};
-    const CsrStage& st = panel_.stages[std::size_t(step.stage)];
+    // A k-tile is a stage: each warp's nonzeros in it.
+    const CsrStage& st = panel_.stages[std::size_t(kt_)];
     Cycle done = barrier;
     for (std::size_t w = 0; w < st.row_nnz.size(); ++w) {
-      const int nnz = !k_.dependent_gathers                   ? st.row_nnz[w]
-                      : step.j >= 0 && step.j < st.row_nnz[w] ? 1
-                                                              : 0;
+      const int nnz = st.row_nnz[w];
       if (nnz == 0) continue;
       const Cycle dur = nnz * k_.cycles_per_nnz;
       const Cycle t = sm_.cuda[std::size_t((first + int(w)) % nsub)].reserve(barrier, dur);
@@ -229,16 +161,19 @@ class CsrCta : public MainloopCta {
   const CsrLaunch& k_;
   const CsrPanel& panel_;
   int slot_;
-  std::vector<Span> spans_;              // scratch: the stage's gathered spans
-  std::vector<std::int64_t> step_cols_;  // scratch: a dependent step's gathered rows
-  std::vector<Cycle> l1_ready_;          // per stage buffer, when its L1 hits land
-  std::vector<CsrStep> steps_;           // a dependent loop's k-tiles (else empty)
+  std::vector<Span> spans_;      // scratch: the stage's gathered spans
+  std::vector<Cycle> l1_ready_;  // per stage buffer, when its L1 hits land
   IndexFetch index_;
 };
 
+}  // namespace
+
 std::unique_ptr<CtaProgram> CsrLaunch::start_cta(const CtaTask& t, int slot, SmContext& sm) const {
+  if (dependent_gathers) return std::make_unique<CsrWarpChains>(*this, t, slot, sm);
   return std::make_unique<CsrCta>(*this, t, slot, sm);
 }
+
+namespace {
 
 bool unstructured(const GemmOp& op) {
   return op.block_map && op.block_map->r == 1 && op.block_map->c == 1 && op.sparsity.dense();
@@ -302,6 +237,10 @@ class CsrSpmm : public IKernel {
                                  input_bytes(op.dtype));
     k->cycles_per_nnz = csr_cycles_per_nnz(p.map.cta_n, env.sm.fp32_lanes_per_sub_core, op.dtype);
     k->dependent_gathers = env.request.csr_gather_loop == "dependent";
+    // The dependent loop's warps read their rows from a row-swizzle array (our harness's
+    // kernel, as Sputnik's): placed after every other tensor, so the staged loop's
+    // addresses are those it always had.
+    if (k->dependent_gathers) k->row_order = allocate(4.0 * double(k->panels.size()) * p.map.cta_m);
     k->col_idx_offset = std::uint64_t(op.block_map->block_rows + 1) * 4;
     k->activation = activation;
     k->b_stride = activation.present() ? conv_chw_group_stride(activation)

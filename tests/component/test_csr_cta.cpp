@@ -1,8 +1,8 @@
-// One CSR SpMM CTA (models/kernels/csr_spmm.cpp) on an SM whose memory answers every
-// request a fixed time after it is issued: the CTA's cycles, derived by hand step by
-// step, for the staged loop (Sputnik's) and the dependent loop (one gather in flight a
-// warp, mapping.csr_gather_loop dependent), with which requests it sends, which gathers
-// hit the L1, and when.
+// One CSR SpMM CTA on an SM whose memory answers every request a fixed time after it is
+// issued: the CTA's cycles, derived by hand step by step, for the staged loop (Sputnik's,
+// models/kernels/csr_spmm.cpp) and the dependent loop (independent warps, one gather in
+// flight each: models/kernels/csr_warp_chains.cpp), with which requests it sends, which
+// gathers hit the L1, and when.
 #include <catch2/catch.hpp>
 #include <memory>
 #include <string>
@@ -120,7 +120,7 @@ struct OneCta {
 
 }  // namespace
 
-TEST_CASE("csr_cta_dependent_loop_steps_one_round_trip_a_nonzero", "[component][csr]") {
+TEST_CASE("csr_cta_dependent_loop_runs_each_warp_as_its_own_chain", "[component][csr]") {
   OneCta c("dependent");
   REQUIRE(c.plan.launches.size() == 1);
   const KernelLaunch& launch = *c.plan.launches.front();
@@ -132,38 +132,59 @@ TEST_CASE("csr_cta_dependent_loop_steps_one_round_trip_a_nonzero", "[component][
   std::vector<Sent> sent;
   const Cycle end = run_cta(*cta, sm, sent);
 
-  const Cycle launch_cycles = c.preset.sm.cta_launch_cycles;   // 200
-  const Cycle smem = c.preset.smem->latency_cycles();          // 30: a column index from smem
+  const Cycle start = c.preset.sm.cta_launch_cycles;           // 200
+  const Cycle smem = c.preset.smem->latency_cycles();          // 30: a shared-memory load
   const Cycle hit = c.preset.sm.l1_hit_latency_cycles;         // 33
+  const Cycle alu = c.preset.sm.alu_latency_cycles;            // 4
   const Cycle nnz = csr_cycles_per_nnz(128, 16, Dtype::FP16);  // a warp's issue per nonzero
-  REQUIRE(launch_cycles == 200);
+  REQUIRE(start == 200);
   REQUIRE(smem == 30);
   REQUIRE(hit == 33);
-  REQUIRE(nnz == 8);                    // 4 FMAs a thread at 16 lanes: the FP32 pipe's 8 cycles
-  const Cycle t_index = launch_cycles;  // row_ptr entries requested
-  const Cycle t_values = t_index + kLatency;                  // the stage's values and indices
-  const Cycle t_gather0 = t_values + kLatency + smem;         // nonzero 0 of rows 0, 3, 1
-  const Cycle t_gather1 = t_gather0 + kLatency + smem + nnz;  // nonzero 1 of rows 0, 3
-  const Cycle t_gather2 = t_gather1 + kLatency + smem + nnz;  // nonzero 2 of row 0: an L1 hit
-  const Cycle t_last = t_gather2 + hit;                       // its data: the L1's latency
-  const Cycle t_epilogue = t_last + nnz;                      // row 0's last FMAs done
-  // The 4 x 128 fp16 tile written into shared memory and read back: 2 x 1024 B at 128 B/clk.
-  const Cycle t_store = t_epilogue + 2 * 1024 / 128;
-  CHECK(end == t_store + kLink);
+  REQUIRE(alu == 4);
+  REQUIRE(nnz == 8);  // 4 FMAs a thread at 16 lanes: the FP32 pipe's 8 cycles
+  // The loop's dependent chain (the harness's PTX): a column index from shared memory and
+  // three address operations before a gather; the conversion and the value from shared
+  // memory before the nonzero's FMAs.
+  const Cycle to_gather = smem + 3 * alu, to_fmas = alu + smem;  // 42, 34
+  // Every warp: its row from the swizzle array, then its row_ptr entries.
+  const Cycle t_rows = start + kLatency, t_extent = t_rows + kLatency;  // 700, 1200
+  // Warps 0-2 (rows 0, 3, 1): their values and indices, then the first gather (each a
+  // miss: two lines); warp 3 (row 2) is empty and stores its zeros at once.
+  const Cycle t_gather0 = t_extent + kLatency + to_gather;   // 1742
+  const Cycle fmas0 = t_gather0 + kLatency + to_fmas + nnz;  // 2284: the FMAs issued
+  // Warp 2 (row 1) is done: it stores once its last FMA's result is in. Warps 0 and 1
+  // read their next column index.
+  const Cycle t_store2 = fmas0 + alu;         // 2288
+  const Cycle t_gather1 = fmas0 + to_gather;  // 2326
+  // Warp 0's column 5 hits the L1 (warp 1 gathered it at t_gather0): in after the L1's
+  // latency, and its last gather (column 20, which warp 2 gathered) hits too.
+  const Cycle t_gather2_w0 = t_gather1 + hit + to_fmas + nnz + to_gather;  // 2443
+  const Cycle t_store0 = t_gather2_w0 + hit + to_fmas + nnz + alu;         // 2522
+  // Warp 1's column 40 misses: it waits a round trip more than warp 0, which has gone on.
+  const Cycle t_store1 = t_gather1 + kLatency + to_fmas + nnz + alu;  // 2872
+  CHECK(end == t_store1 + kLink);  // the last warp's store has left
 
-  REQUIRE(sent.size() == 5);
-  CHECK(sent[0].at == t_index);
-  CHECK(sent[0].runs == 4);  // each row's two row_ptr entries
-  CHECK(sent[1].at == t_values);
-  CHECK(sent[1].runs == 6);  // values and indices of rows 0, 3, 1
-  CHECK(sent[1].lines == 0);
-  CHECK(sent[2].at == t_gather0);
-  CHECK(sent[2].lines == 6);  // three rows of X^T, two lines each, all missed
-  CHECK(sent[3].at == t_gather1);
-  CHECK(sent[3].lines == 2);  // row 3's column 40; row 0's column 5 hits (row 3 read it)
-  CHECK(sent[4].at == t_store);
-  CHECK(sent[4].write);
-  CHECK(sm.counters.index_wait_cycles == kLatency);
+  REQUIRE(sent.size() == 19);
+  for (int w = 0; w < 4; ++w) {
+    CHECK(sent[std::size_t(w)].at == start);
+    CHECK(sent[std::size_t(4 + w)].at == t_rows);
+    CHECK(sent[std::size_t(4 + w)].runs == 1);  // row_ptr[row], row_ptr[row + 1]
+  }
+  for (int w = 0; w < 3; ++w) {
+    CHECK(sent[std::size_t(8 + w)].at == t_extent);
+    CHECK(sent[std::size_t(8 + w)].runs == 2);  // the stage's values and indices
+    CHECK(sent[std::size_t(12 + w)].at == t_gather0);
+    CHECK(sent[std::size_t(12 + w)].lines == 2);
+  }
+  CHECK(sent[11].at == t_extent);
+  CHECK(sent[11].write);  // warp 3's empty row
+  CHECK(sent[15].at == t_store2);
+  CHECK(sent[15].write);
+  CHECK(sent[16].at == t_gather1);
+  CHECK(sent[16].lines == 2);  // warp 1's column 40; warp 0's hit sent nothing
+  CHECK(sent[17].at == t_store0);
+  CHECK(sent[18].at == t_store1);
+  CHECK(sm.counters.index_wait_cycles == 2 * kLatency);  // until the last warp's row_ptr
   CHECK(sm.counters.l1_sectors == 4 * (6 + 4 + 2));
   CHECK(sm.counters.l1_hit_sectors == 4 * (2 + 2));
 }
