@@ -8,6 +8,7 @@
 
 #include "models/kernels/csr_plan.h"
 #include "models/kernels/gemm_tensors.h"
+#include "models/kernels/l1_gather.h"
 #include "models/sm/cta_program.h"
 
 namespace stcsim {
@@ -22,5 +23,11 @@ struct CsrLaunch : KernelLaunch, GemmTensors {
   std::uint64_t row_order = 0;
   std::unique_ptr<CtaProgram> start_cta(const CtaTask& t, int slot, SmContext& sm) const override;
 };
+
+// Gathers rows cols[0, n) of X^T, CTA `t`'s columns of each, through the SM's L1 into
+// `r` (the sectors it misses; `spans` is scratch), and returns when the hits are in.
+// Leaves `r` marked done when every sector hit; else the caller submits it.
+Cycle gather_x_rows(const CsrLaunch& k, const CtaTask& t, const std::int64_t* cols, std::size_t n,
+                    SmContext& sm, std::vector<Span>& spans, MemRequest& r, Cycle now);
 
 }  // namespace stcsim

@@ -84,39 +84,9 @@ class CsrCta : public MainloopCta {
   // misses), charges the L1's data path, and submits `r` (all hits: nothing to submit).
   void gather(const std::vector<std::int64_t>& gathered, MemRequest& r, std::size_t slot,
               Cycle now) {
-    const auto& op = k_.op;
-    const int eb = input_bytes(op.dtype);
-    const std::int64_t n0 = std::int64_t(task_.tile_n) * k_.map.cta_n;
-    const auto cols = std::uint32_t(std::min<std::int64_t>(k_.map.cta_n, op.n - n0));
-    // Gathers of X^T rows go through the L1: only the sectors it misses reach the L2.
-    const std::uint64_t xb = k_.base.b + std::uint64_t(task_.batch) * k_.b_stride;
-    double gather_bytes = 0;
-    spans_.clear();
-    if (k_.activation.present()) {
-      // A convolution: each gathered K index is a tap of one channel, read from the
-      // input's channel plane (NCHW) along the tile's output rows, not from an unrolled
-      // copy.
-      for (const std::int64_t col : gathered)
-        gather_bytes +=
-            double(eb) * double(conv_chw_spans(k_.activation, xb, col, n0, cols, spans_));
-    } else {
-      for (const std::int64_t col : gathered) {
-        const std::uint64_t a0 = xb + std::uint64_t((col * op.n + n0) * eb),
-                            a1 = a0 + std::uint64_t(cols) * eb;
-        gather_bytes += double(a1 - a0);
-        spans_.emplace_back(a0, a1);
-      }
-    }
-    load_spans_through_l1(sm_, spans_.data(), spans_.size(), r);
-    // Every gathered byte crosses the L1's data path, shared with shared memory; hits
-    // arrive after the L1's latency (a hit on a line still being filled is not delayed
-    // further: no MSHR model).
-    const Cycle l1_done = sm_.smem.write(now, gather_bytes);
-    l1_ready_[slot] = std::max(l1_done, now + sm_.spec.l1_hit_latency_cycles);
-    if (r.empty())
-      r.done = r.link_done = now;  // every sector hit the L1
-    else
-      sm_.submit(r);
+    l1_ready_[slot] =
+        gather_x_rows(k_, task_, gathered.data(), gathered.size(), sm_, spans_, r, now);
+    if (!r.empty()) sm_.submit(r);
   }
 
   Cycle stage_ready(int stage) const override { return l1_ready_[std::size_t(stage)]; }
@@ -167,6 +137,37 @@ class CsrCta : public MainloopCta {
 };
 
 }  // namespace
+
+Cycle gather_x_rows(const CsrLaunch& k, const CtaTask& t, const std::int64_t* cols, std::size_t n,
+                    SmContext& sm, std::vector<Span>& spans, MemRequest& r, Cycle now) {
+  const auto& op = k.op;
+  const int eb = input_bytes(op.dtype);
+  const std::int64_t n0 = std::int64_t(t.tile_n) * k.map.cta_n;
+  const auto width = std::uint32_t(std::min<std::int64_t>(k.map.cta_n, op.n - n0));
+  // Gathers of X^T rows go through the L1: only the sectors it misses reach the L2.
+  const std::uint64_t xb = k.base.b + std::uint64_t(t.batch) * k.b_stride;
+  double bytes = 0;
+  spans.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (k.activation.present()) {
+      // A convolution: each gathered K index is a tap of one channel, read from the
+      // input's channel plane (NCHW) along the tile's output rows, not from an unrolled
+      // copy.
+      bytes += double(eb) * double(conv_chw_spans(k.activation, xb, cols[i], n0, width, spans));
+    } else {
+      const std::uint64_t a0 = xb + std::uint64_t((cols[i] * op.n + n0) * eb),
+                          a1 = a0 + std::uint64_t(width) * eb;
+      bytes += double(a1 - a0);
+      spans.emplace_back(a0, a1);
+    }
+  }
+  load_spans_through_l1(sm, spans.data(), spans.size(), r);
+  if (r.empty()) r.done = r.link_done = now;  // every sector hit the L1
+  // Every gathered byte crosses the L1's data path, shared with shared memory; hits
+  // arrive after the L1's latency (a hit on a line still being filled is not delayed
+  // further: no MSHR model).
+  return std::max(sm.smem.write(now, bytes), now + sm.spec.l1_hit_latency_cycles);
+}
 
 std::unique_ptr<CtaProgram> CsrLaunch::start_cta(const CtaTask& t, int slot, SmContext& sm) const {
   if (dependent_gathers) return std::make_unique<CsrWarpChains>(*this, t, slot, sm);

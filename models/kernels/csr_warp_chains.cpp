@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "models/kernels/conv_activation.h"
-
 namespace stcsim {
 
 CsrWarpChains::CsrWarpChains(const CsrLaunch& k, const CtaTask& t, int slot, SmContext& sm)
@@ -103,25 +101,10 @@ void CsrWarpChains::issue(std::size_t i, Cycle now) {
       break;
     }
     case Phase::Gather: {  // its row of X^T for the CTA's columns, through the L1
-      const BlockMap& map = *op.block_map;
-      const std::int64_t col = map.col_idx[std::size_t(w.begin + w.stage * k_.map.cta_k + w.j)];
-      const std::uint64_t xb = k_.base.b + std::uint64_t(task_.batch) * k_.b_stride;
-      spans_.clear();
-      double bytes = 0;
-      if (k_.activation.present()) {
-        bytes = double(eb) * double(conv_chw_spans(k_.activation, xb, col, n0, cols, spans_));
-      } else {
-        const std::uint64_t a0 = xb + std::uint64_t((col * op.n + n0) * eb);
-        bytes = double(cols * eb);
-        spans_.emplace_back(a0, a0 + std::uint64_t(cols * eb));
-      }
-      load_spans_through_l1(sm_, spans_.data(), spans_.size(), r);
-      // Every gathered byte crosses the L1's data path; hits arrive after its latency.
-      w.l1_ready = std::max(sm_.smem.write(now, bytes), now + sm_.spec.l1_hit_latency_cycles);
-      if (r.empty()) {  // every sector hit the L1
-        r.done = r.link_done = now;
-        return;
-      }
+      const std::int64_t col =
+          op.block_map->col_idx[std::size_t(w.begin + w.stage * k_.map.cta_k + w.j)];
+      w.l1_ready = gather_x_rows(k_, task_, &col, 1, sm_, spans_, r, now);
+      if (r.empty()) return;  // every sector hit the L1
       break;
     }
     case Phase::Store: {  // its row of Y^T, from registers

@@ -15,13 +15,7 @@ Sm::Sm(sc_core::sc_module_name name, int id, const SmSpec& spec, const ITensorCo
   smem_ = smem_proto.clone_empty();
   tma_ = tma_proto.clone_empty();
   cuda_.resize(std::size_t(spec.sub_cores));
-  if (spec.l1_kib > 0) {
-    SectoredL2Spec l1;
-    l1.capacity_kib = spec.l1_kib;
-    l1.ways = 4;
-    l1.slices = 1;
-    l1_ = std::make_unique<SectoredL2>(l1);
-  }
+  if (spec.l1_kib > 0) l1_ = std::make_unique<SectoredL2>(l1_tag_spec(spec));
   SC_THREAD(run);
 }
 

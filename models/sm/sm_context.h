@@ -22,6 +22,16 @@ namespace stcsim {
 // A time not known yet: a memory request waiting for its grant.
 inline constexpr Cycle kPending = std::numeric_limits<Cycle>::infinity();
 
+// The tag store of an SM's L1 (the SM's own, and a test's of one CTA): the spec's
+// capacity, 4 ways, one slice.
+inline SectoredL2Spec l1_tag_spec(const SmSpec& s) {
+  SectoredL2Spec l1;
+  l1.capacity_kib = s.l1_kib;
+  l1.ways = 4;
+  l1.slices = 1;
+  return l1;
+}
+
 struct SmContext {
   const SmSpec& spec;
   ISharedMemory& smem;

@@ -38,11 +38,7 @@ struct TestSm {
   explicit TestSm(const PresetEnv& p)
       : smem(p.smem->clone_empty()), tma(p.tma->clone_empty()), cuda(std::size_t(p.sm.sub_cores)) {
     for (int i = 0; i < p.sm.sub_cores; ++i) pipes.push_back(p.tc->clone_empty());
-    SectoredL2Spec s;
-    s.capacity_kib = p.sm.l1_kib;
-    s.ways = 4;
-    s.slices = 1;
-    l1 = std::make_unique<SectoredL2>(s);
+    l1 = std::make_unique<SectoredL2>(l1_tag_spec(p.sm));
   }
   SmContext context(const SmSpec& spec) {
     return SmContext{spec,     *smem,           *tma,      pipes, cuda, l1.get(),
