@@ -13,7 +13,9 @@ MainloopCta::MainloopCta(const CtaTask& t, int stages, int ktiles, SmContext& sm
 }
 
 void MainloopCta::issue_prologue(Cycle now) {
-  for (int st = 0; st < std::min(int(loads_.size()) - 1, ktiles_); ++st) issue_stage_load(st, now);
+  // The loop's copies run S-1 stages ahead; without them every stage is filled here.
+  const int stages = int(loads_.size()) - ((parts_ & kMainloopCopy) ? 1 : 0);
+  for (int st = 0; st < std::min(stages, ktiles_); ++st) issue_stage_load(st, now);
 }
 
 bool MainloopCta::advance(Cycle now) {
@@ -39,8 +41,15 @@ bool MainloopCta::advance(Cycle now) {
         }
         return false;
       case State::Main: {
+        const bool copy = (parts_ & kMainloopCopy) != 0;
         const MemRequest& ld = loads_[std::size_t(kt_ % stages)];
-        const Cycle barrier = std::max({ld.done, barrier_ready_, stage_ready(kt_ % stages)});
+        Cycle landed = ld.done;
+        // A loop without all its parts waits once for every prologue stage (the harness's
+        // cp.async wait-all and barrier before such a loop).
+        constexpr unsigned kLoop = kMainloopCopy | kMainloopBarrier | kMainloopFragments;
+        if (first_ktile_ && (parts_ & kLoop) != kLoop)
+          for (const MemRequest& l : loads_) landed = std::max(landed, l.done);
+        const Cycle barrier = std::max({landed, barrier_ready_, stage_ready(kt_ % stages)});
         if (!reached(barrier, now)) {
           wake_ = barrier;
           return false;
@@ -48,9 +57,10 @@ bool MainloopCta::advance(Cycle now) {
         const StallCause cause = first_ktile_                ? StallCause::CtaBoundary
                                  : ld.done >= barrier_ready_ ? StallCause::Global
                                                              : StallCause::Sync;
-        const int next = kt_ + stages - 1;
+        const int next = copy ? kt_ + stages - 1 : ktiles_;
         if (next < ktiles_ && !may_load(next, now)) return false;
-        const double stage_bytes = uses_fill_bytes() ? ld.bytes() : 0;
+        // Without copies only the prologue's stages were written to shared memory.
+        const double stage_bytes = uses_fill_bytes() && (copy || kt_ < stages) ? ld.bytes() : 0;
         if (next < ktiles_) issue_stage_load(next, now);
         compute_ktile(now, cause, stage_bytes);
         first_ktile_ = false;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/kernels/gemm_tensors.h"
+#include "models/mapping/kernel_mapping.h"
 #include "models/sm/cta_program.h"
 #include "models/sm/stall_counters.h"
 
@@ -45,11 +46,16 @@ class MainloopCta : public CtaProgram {
 
   SmContext& sm_;
   CtaTask task_;
+  // MainloopPart bits this CTA runs (all, but for the mainloop-anatomy benchmark):
+  // without copies the prologue fills every stage and the loop loads nothing; without
+  // the barrier each warp goes on to the next k-tile as soon as it is through this one.
+  unsigned parts_ = kMainloopAll;
   int kt_ = 0, ktiles_ = 0;
   std::vector<MemRequest> loads_;  // ring of stages
   // Every warp has begun issuing the last k-sub of the previous k-tile: the point
   // where a CUTLASS mainloop waits on the next stage and syncs (its last k-sub's
-  // mma overlap the next tile's first fragment loads).
+  // mma overlap the next tile's first fragment loads). Without the barrier part: the
+  // first warp to get there.
   Cycle barrier_ready_ = 0;
   Cycle mma_done_ = 0;  // latest result
 

@@ -59,7 +59,9 @@ class MultistageCta : public MainloopCta {
                     sm),
         k_(k),
         slot_(slot),
-        warps_(k.warp_work.fresh_warps()) {}
+        warps_(k.warp_work.fresh_warps()) {
+    parts_ = k.map.mainloop_parts;
+  }
 
  private:
   Start start(Cycle now) override {

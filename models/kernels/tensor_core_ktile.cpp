@@ -10,7 +10,8 @@ TensorCoreWarps::TensorCoreWarps(const KernelMapping& map, const MmaKind& kind,
       mma_per_warp_ksub((map.warp_m / kind.shape().m) * (map.warp_n / kind.shape().n)),
       wavefronts(ldmatrix_wavefronts(map, kind, smem)),
       warps(map.warps()),
-      b_buffers(map.b_fragment_buffers > 0 ? map.b_fragment_buffers : 2) {}
+      b_buffers(map.b_fragment_buffers > 0 ? map.b_fragment_buffers : 2),
+      parts(map.mainloop_parts) {}
 
 std::vector<WarpState> TensorCoreWarps::fresh_warps() const {
   std::vector<WarpState> w(static_cast<std::size_t>(warps));
@@ -26,14 +27,18 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
   const int ksubs = (k_elems + shape.k - 1) / shape.k;
   const int nsub = int(sm.pipes.size());
   const int nwarps = int(warps.size());
+  const bool sync = (t.parts & kMainloopBarrier) != 0, mma = (t.parts & kMainloopMma) != 0;
+  const bool frags = (t.parts & kMainloopFragments) != 0;
   std::vector<WarpState*> group;
   for (int sub = 0; sub < ksubs; ++sub) {
     for (int w = 0; w < nwarps; ++w) {
       WarpState& ws = warps[std::size_t(w)];
       // Fragments of k-sub `sub` load while the warp's mma of `sub-1` issue.
       const FragmentReads& f = t.wavefronts[std::size_t(w)][std::size_t(sub)];
-      const Cycle ready = sub == 0 ? barrier : std::max(barrier, ws.first_issue);
-      if (t.b_buffers == 2) {
+      const Cycle ready = sub == 0 && sync ? barrier : std::max(barrier, ws.first_issue);
+      if (!frags && !(sub == 0 && cause == StallCause::CtaBoundary)) {
+        ws.frag_ready = ready;  // the fragments loaded before the loop, reused
+      } else if (t.b_buffers == 2) {
         ws.frag_ready = sm.smem.read(ready, f.total());
       } else {
         // One B buffer: the warp's ldmatrix of the next B follows its last mma of the
@@ -56,13 +61,24 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
       group.clear();
       for (int w = 0; w < nwarps; ++w)
         if ((first + w) % nsub == sc) group.push_back(&warps[std::size_t(w)]);
-      if (!group.empty())
+      if (group.empty()) continue;
+      if (mma) {
         issue_ksub(*sm.pipes[std::size_t(sc)], t.mma, group, t.mma_per_warp_ksub, sm.op_start,
                    sm.counters.stalls);
+      } else {
+        for (WarpState* ws : group) {  // one ALU instruction reads the landed fragments
+          ws->first_issue = ws->last_issue = ws->frag_ready;
+          ws->last_done = std::max(ws->last_done, ws->frag_ready + sm.spec.alu_latency_cycles);
+        }
+      }
     }
   }
+  if (!sync) barrier_ready = warps.empty() ? barrier_ready : warps.front().first_issue;
   for (const auto& w : warps) {
-    barrier_ready = std::max(barrier_ready, w.first_issue);  // first mma of the last k-sub
+    if (sync)
+      barrier_ready = std::max(barrier_ready, w.first_issue);  // first mma of the last k-sub
+    else
+      barrier_ready = std::min(barrier_ready, w.first_issue);  // the first warp through
     mma_done = std::max(mma_done, w.last_done);
   }
 }

@@ -24,6 +24,7 @@ struct TensorCoreWarps {
   std::vector<std::vector<FragmentReads>> wavefronts;
   int warps = 0;
   int b_buffers = 2;  // KernelMapping::b_fragment_buffers: 1 reloads B after its last mma
+  unsigned parts = kMainloopAll;  // KernelMapping::mainloop_parts
 
   TensorCoreWarps() = default;
   TensorCoreWarps(const KernelMapping& map, const MmaKind& kind, const ISharedMemory& smem);
@@ -32,6 +33,10 @@ struct TensorCoreWarps {
 
 // Compute `k_elems` of K on `warps` (the CTA in resident slot `slot`) from `barrier`;
 // raises barrier_ready to the first mma of the last k-sub and mma_done to the last result.
+// Without all of t.parts (the mainloop-anatomy benchmark): no barrier, each warp starts the
+// k-tile from its own last k-sub and barrier_ready is the earliest warp's; no fragments,
+// they are loaded at the CTA's first k-sub only (`cause` CtaBoundary) and reused; no mma,
+// each k-sub's fragments are consumed by one ALU instruction as they land.
 void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot,
                                std::vector<WarpState>& warps, int k_elems, Cycle barrier,
                                StallCause cause, double fill_bytes, Cycle& barrier_ready,

@@ -199,6 +199,12 @@ void validate_mapping(const KernelMapping& m, const SmSpec& sm, const MmaKind& d
   auto bad = [](const std::string& key, const std::string& msg) {
     throw InputError("mapping." + key + ": " + msg);
   };
+  // The harness's kernel races without its barrier unless nothing is copied in the loop.
+  if (m.mainloop_parts > kMainloopAll ||
+      ((m.mainloop_parts & kMainloopCopy) && !(m.mainloop_parts & kMainloopBarrier)))
+    throw InputError("mainloop parts " + std::to_string(m.mainloop_parts) +
+                     ": expected MainloopPart bits (copy 1, barrier 2, fragments 4, mma 8), "
+                     "the copies only with the barrier");
   if (m.warp_m <= 0 || m.warp_m % s.m)
     bad("warp_m", "must be a positive multiple of " + std::to_string(s.m) + " (mma M)");
   if (m.warp_n <= 0 || m.warp_n % s.n)
@@ -372,6 +378,7 @@ std::vector<ScoredMapping> score_mappings(const GemmOp& op, const ChooserHardwar
   std::vector<ScoredMapping> out;
   for (auto m : cands) {
     m.layout = req.layout;
+    m.mainloop_parts = req.mainloop_parts;
     m.b_fragment_buffers = req.b_fragment_buffers
                                ? req.b_fragment_buffers
                                : cutlass_b_fragment_buffers(m.warp_m, m.warp_n, op.kind());

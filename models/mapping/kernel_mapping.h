@@ -17,6 +17,19 @@ namespace stcsim {
 enum class SmemLayout { Swizzled, Padded, Naive };
 const char* to_string(SmemLayout l);
 
+// The parts of a multistage mainloop, as the validation harness's kernel names them
+// (validation/cuda/dense_mainloop.cuh, MainloopPart): a GEMM runs them all; the
+// mainloop-anatomy microbenchmark (models/ubench/mainloop_anatomy.cpp) leaves some out,
+// as validation/ubench/mainloop_bench.cu does on the GPU, so the model's parts can be
+// timed against the GPU's. Not a config key: only that benchmark sets it.
+enum MainloopPart : unsigned {
+  kMainloopCopy = 1,       // cp.async of the stages after the prologue's
+  kMainloopBarrier = 2,    // the wait and the CTA barrier of every k-tile
+  kMainloopFragments = 4,  // every k-sub's ldmatrix fragment loads
+  kMainloopMma = 8,        // the mma instructions
+  kMainloopAll = 15
+};
+
 struct KernelMapping {
   int cta_m = 0, cta_n = 0, cta_k = 0;  // cta_k in elements of the input dtype
   int warp_m = 0, warp_n = 0;
@@ -35,6 +48,7 @@ struct KernelMapping {
   // k-sub k+1's B while k-sub k's mma issue; 1 reloads it only after the last mma that
   // read it (CUTLASS's sparse mainloop under register pressure). 0: not such a kernel.
   int b_fragment_buffers = 0;
+  unsigned mainloop_parts = kMainloopAll;  // MainloopPart bits the multistage kernel runs
   std::string chosen_by;  // "config" or "heuristic: ..."
 
   int warps() const { return (cta_m / warp_m) * (cta_n / warp_n); }
@@ -74,6 +88,7 @@ struct MappingRequest {
   int cluster_m = 0;              // warp-specialized kernels: 1, 2 or 4 (0: chosen)
   int cluster_n = 0;              // warp-specialized kernels: 1, 2 or 4 (0: chosen)
   int b_fragment_buffers = 0;     // 1 or 2 (0: as CUTLASS's mainloop for the instruction)
+  unsigned mainloop_parts = kMainloopAll;  // set in code only (MainloopPart)
   // The CSR kernel's loop over a stage's nonzeros: "staged" (Sputnik: the stage's
   // activation rows loaded into registers, all in flight, before the FMAs) or "dependent"
   // (each nonzero's gather issued after the previous one's data is used).

@@ -8,8 +8,8 @@
 // no_copy_no_barrier), the fragment loads (against mma_only), or mma.sync issue itself
 // (mma_only against the mma_sync ubench's 2,726). no_mma times the memory side alone.
 // Operands are random f16 in [-1, 1]; every variant's figure counts the whole GEMM's
-// flops, so they compare as times. No model counterpart (`stcsim ubench` does not run
-// partial kernels): these figures are diagnostics for the GPU, not checks of the model.
+// flops, so they compare as times. The model runs the same variants of its multistage
+// kernel (models/ubench/mainloop_anatomy.cpp), so `stcsim validate` compares them part by part.
 #include <cuda_fp16.h>
 
 #include <cstdint>
