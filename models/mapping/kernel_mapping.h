@@ -49,7 +49,7 @@ struct KernelMapping {
   // read it (CUTLASS's sparse mainloop under register pressure). 0: not such a kernel.
   int b_fragment_buffers = 0;
   unsigned mainloop_parts = kMainloopAll;  // MainloopPart bits the multistage kernel runs
-  std::string chosen_by;  // "config" or "heuristic: ..."
+  std::string chosen_by;                   // "config" or "heuristic: ..."
 
   int warps() const { return (cta_m / warp_m) * (cta_n / warp_n); }
   int threads() const { return warps() * 32; }

@@ -95,9 +95,8 @@ class MainloopAnatomy : public IMicrobenchmark {
         UbenchResult r{figure(t, v), "throughput", "TFLOP/s",
                        std::string("4096^3 dense kernel, mainloop parts: ") + v.name +
                            " (the whole GEMM's flops over the time of a warm launch)"};
-        r.params = {{"tile", tile_name(t)}, {"variant", v.name}, {"parts", v.parts},
-                    {"m", kSize},           {"n", kSize},        {"k", kSize},
-                    {"swizzle", 8}};
+        r.params = {{"tile", tile_name(t)}, {"variant", v.name}, {"parts", v.parts}, {"m", kSize},
+                    {"n", kSize},           {"k", kSize},        {"swizzle", 8}};
         r.samples.push_back(flops / (double(cycles) / (gpu.clock_mhz() * 1e6)) * 1e-12);
         out.push_back(r);
         gpu.flush();  // each tile's operands are its own allocation

@@ -76,14 +76,14 @@ TEST_CASE("ubench_warp_tile_mma_runs_at_the_pipe_rate", "[cli][ubench]") {
 }
 
 // The mainloop anatomy: the multistage kernel on 4096^3 with parts of its loop left out.
-// No variant with mma exceeds the tensor cores' peak; among variants with the same prologue, leaving a
-// part out never makes the launch slower; without copies, barriers and fragment loads
+// No variant with mma exceeds the tensor cores' peak; among variants with the same prologue,
+// leaving a part out never makes the launch slower; without copies, barriers and fragment loads
 // only the mma stream is left, close to the pipe's rate (the model has no operand cost).
 TEST_CASE("ubench_mainloop_anatomy_parts_cost_time_and_never_beat_peak", "[cli][ubench]") {
   const auto a = run_ubench("--arch a100 --only mainloop_anatomy");
   const double peak = 2048.0 * 108 * 1410e6 * 1e-12;  // a100: flop/clk/SM x SMs x clock
-  for (const char* tile : {"256x128x64_64x64_s3", "128x128x64_64x64_s4", "128x64x64_64x32_s4",
-                           "64x64x64_32x32_s6"}) {
+  for (const char* tile :
+       {"256x128x64_64x64_s3", "128x128x64_64x64_s4", "128x64x64_64x32_s4", "64x64x64_32x32_s6"}) {
     INFO(tile);
     auto f = [&](const char* v) {
       return a.at(std::string("mainloop_dense_") + tile + "_" + v + "|throughput");
