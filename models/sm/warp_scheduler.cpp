@@ -10,6 +10,7 @@ namespace {
 struct KsubScratch {
   std::vector<Cycle> ready, start, free_before;
   std::vector<int> code;  // per instruction: warp * 2 + (1 if it waits on its accumulator)
+  std::vector<std::uint8_t> reuse;  // per instruction: ITensorCore::kReuseA / kReuseB
   std::vector<int> index;
   std::vector<int> next, first_j, last_j;  // per warp
   std::vector<Cycle*> acc;                 // per warp: its accumulators' ready cycles
@@ -20,6 +21,7 @@ struct KsubScratch {
       free_before.resize(total);
       code.resize(total);
       index.resize(total);
+      reuse.resize(total);
     }
     next.assign(warps, 0);
     first_j.assign(warps, -1);
@@ -31,7 +33,7 @@ struct KsubScratch {
 }  // namespace
 
 void issue_ksub(ITensorCore& pipe, const MmaKind& kind, const std::vector<WarpState*>& warps, int n,
-                Cycle not_before, StallCounters& stalls) {
+                int ni, Cycle not_before, StallCounters& stalls) {
   const int lat = pipe.latency(kind);
   const int nw = int(warps.size());
   const std::size_t total = std::size_t(nw) * std::size_t(n);
@@ -41,6 +43,13 @@ void issue_ksub(ITensorCore& pipe, const MmaKind& kind, const std::vector<WarpSt
   Cycle* const ready = s.ready.data();
   int* const code = s.code.data();
   int* const index = s.index.data();
+  std::uint8_t* const reuse = s.reuse.data();
+  // Which register operands tile i of a warp finds in the registers its previous mma read.
+  const auto reused = [ni](int i) -> std::uint8_t {
+    if (ni <= 0) return ITensorCore::kReuseA | ITensorCore::kReuseB;
+    return std::uint8_t((i % ni != 0 ? ITensorCore::kReuseA : 0) |
+                        (ni == 1 && i > 0 ? ITensorCore::kReuseB : 0));
+  };
   // The issue order. An instruction is ready when its warp's fragments are in and its
   // accumulator's previous mma (of the last k-sub) is done; both are known before this
   // k-sub issues anything, so the greedy order (earliest ready first, ties to the lower
@@ -52,6 +61,7 @@ void issue_ksub(ITensorCore& pipe, const MmaKind& kind, const std::vector<WarpSt
     ready[j] = std::max(frag, a);
     code[j] = w * 2 + (a > frag ? 1 : 0);
     index[j] = i;
+    reuse[j] = reused(i);
     ++j;
   };
   if (nw == 2) {
@@ -84,7 +94,7 @@ void issue_ksub(ITensorCore& pipe, const MmaKind& kind, const std::vector<WarpSt
       emit(pick, s.next[std::size_t(pick)]++);
     }
   }
-  pipe.issue_series(ready, total, kind, s.start.data(), s.free_before.data());
+  pipe.issue_series(ready, total, kind, reuse, s.start.data(), s.free_before.data());
   const Cycle* const start = s.start.data();
   const Cycle* const free_at = s.free_before.data();
   for (j = 0; j < total; ++j) {

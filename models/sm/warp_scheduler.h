@@ -19,8 +19,12 @@ struct WarpState {
 };
 
 // Issue `n` mma instructions (one per accumulator tile) for each warp in `warps` on
-// `pipe`. Idle pipe cycles after `not_before` are charged to `stalls`.
+// `pipe`. Idle pipe cycles after `not_before` are charged to `stalls`. A warp issues its
+// accumulator tiles in the order of a warp tile `ni` tiles wide, row by row (tile i is
+// row i / ni): an instruction after one of the same row finds its A fragment in the
+// registers the previous one read, and with ni = 1 its B; ni = 0: the warp's operands
+// stay in the same registers throughout (a microbenchmark's chains).
 void issue_ksub(ITensorCore& pipe, const MmaKind& kind, const std::vector<WarpState*>& warps, int n,
-                Cycle not_before, StallCounters& stalls);
+                int ni, Cycle not_before, StallCounters& stalls);
 
 }  // namespace stcsim

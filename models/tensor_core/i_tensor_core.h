@@ -9,6 +9,7 @@
 // for that kind's values (default: none, the golden model computes them).
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -31,9 +32,13 @@ class ITensorCore {
   virtual Cycle issue(Cycle ready, const MmaKind& k) = 0;
   // `issue` of `n` instructions of kind `k` in order, instruction j ready at ready[j]:
   // start[j] is what issue returned, free_before[j] what free_at said just before it.
-  // One call per k-sub instead of two per instruction; implementations may loop faster.
-  virtual void issue_series(const Cycle* ready, std::size_t n, const MmaKind& k, Cycle* start,
-                            Cycle* free_before) {
+  // reuse[j] (mma.sync / mma.sp; null: not known) says which register operands instruction
+  // j finds in the registers its warp's previous mma read (kReuseA, kReuseB), which a pipe
+  // with a register operand path does not read again. One call per k-sub instead of two
+  // per instruction; implementations may loop faster.
+  static constexpr std::uint8_t kReuseA = 1, kReuseB = 2;
+  virtual void issue_series(const Cycle* ready, std::size_t n, const MmaKind& k,
+                            const std::uint8_t* /*reuse*/, Cycle* start, Cycle* free_before) {
     for (std::size_t j = 0; j < n; ++j) {
       free_before[j] = free_at();
       start[j] = issue(ready[j], k);

@@ -51,6 +51,11 @@ std::vector<ParamDecl> MmaPipelineSpec::params() {
                   "operand_b_bytes_per_cycle)"));
   out.push_back(float_param("metadata_bits_per_cycle", "bits/cycle", def.metadata_bits_per_cycle, 0,
                             1e6, "metadata bits the pipe can read per cycle (0: unlimited)"));
+  out.push_back(float_param(
+      "register_operand_bytes_per_cycle", "bytes/cycle", def.reg_operand_bytes_per_cycle, 0, 1e6,
+      "register operand bytes (A with its metadata, B, the 32-bit accumulators) a sub-core's "
+      "mma.sync / mma.sp reads per cycle; an A or B fragment in the registers the warp's "
+      "previous mma read is reused, not read again (0: unlimited)"));
   out.push_back(
       string_param("numerics", def.numerics, numerics::accumulation_preset_names(),
                    "accumulation model of the dot products (models/numerics): block size, "
@@ -85,6 +90,7 @@ MmaPipelineSpec MmaPipelineSpec::from(const ParamSet& p) {
   s.b_bytes_per_cycle = p.get_float("operand_b_bytes_per_cycle");
   s.wgmma_b_bytes_per_cycle = p.get_float("wgmma_b_bytes_per_cycle");
   s.metadata_bits_per_cycle = p.get_float("metadata_bits_per_cycle");
+  s.reg_operand_bytes_per_cycle = p.get_float("register_operand_bytes_per_cycle");
   s.numerics = p.get_string("numerics");
   return s;
 }
@@ -139,6 +145,18 @@ double MmaPipeline::initiation_interval(const MmaKind& k) const {
       ii = std::max(ii, meta_bits / spec_.metadata_bits_per_cycle);
   }
   return ii;
+}
+
+double MmaPipeline::interval_with_reuse(const MmaKind& k, unsigned reuse) const {
+  const double ii = initiation_interval(k);
+  if (spec_.reg_operand_bytes_per_cycle <= 0 || k.warpgroup()) return ii;
+  // A warp's accumulators are 32-bit (f32, or s32 for integers) in every kind the
+  // kernels issue; each instruction reads and writes all of its m x n.
+  const auto s = k.shape();
+  double bytes = double(s.m) * s.n * 4;
+  if (!(reuse & ITensorCore::kReuseA)) bytes += k.a_bytes() + double(k.metadata_bits()) / 8;
+  if (!(reuse & ITensorCore::kReuseB)) bytes += double(k.b_bytes());
+  return std::max(ii, bytes / spec_.reg_operand_bytes_per_cycle);
 }
 
 int MmaPipeline::latency(const MmaKind& k) const {

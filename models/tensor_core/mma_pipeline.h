@@ -38,7 +38,11 @@ struct MmaPipelineSpec {
   // The same for wgmma.sp, whose B comes from shared memory, not the registers (0: as
   // b_bytes_per_cycle). An H200's mma.sp ran at 1.5x mma.sync, its wgmma.sp at 2x.
   double wgmma_b_bytes_per_cycle = 0;
-  double metadata_bits_per_cycle = 0;        // metadata path width per pipe (0: unlimited)
+  double metadata_bits_per_cycle = 0;  // metadata path width per pipe (0: unlimited)
+  // Register operands (A with its metadata, B, the accumulators C) an mma.sync / mma.sp
+  // reads from the sub-core's register file per cycle (0: unlimited); an A or B fragment
+  // in the registers the warp's previous mma read is not read again (operand reuse).
+  double reg_operand_bytes_per_cycle = 0;
   std::string numerics = "ieee_sequential";  // accumulation model (models/numerics presets)
 
   static std::vector<ParamDecl> params();
@@ -55,16 +59,26 @@ class MmaPipeline : public ITensorCore {
   Cycle issue(Cycle ready, const MmaKind& k) override {
     return pipe_.reserve(ready, interval_of_issued(k));
   }
-  void issue_series(const Cycle* ready, std::size_t n, const MmaKind& k, Cycle* start,
-                    Cycle* free_before) override {
+  void issue_series(const Cycle* ready, std::size_t n, const MmaKind& k, const std::uint8_t* reuse,
+                    Cycle* start, Cycle* free_before) override {
     const double ii = interval_of_issued(k);
     Timeline pipe = pipe_;  // a local copy stays in registers across the output stores
-    for (std::size_t j = 0; j < n; ++j) {
-      free_before[j] = pipe.free_at();
-      start[j] = pipe.reserve(ready[j], ii);
+    if (reuse && spec_.reg_operand_bytes_per_cycle > 0 && !k.warpgroup()) {
+      for (std::size_t j = 0; j < n; ++j) {
+        free_before[j] = pipe.free_at();
+        start[j] = pipe.reserve(ready[j], issued_ii_by_reuse_[reuse[j] & 3]);
+      }
+    } else {
+      for (std::size_t j = 0; j < n; ++j) {
+        free_before[j] = pipe.free_at();
+        start[j] = pipe.reserve(ready[j], ii);
+      }
     }
     pipe_ = pipe;
   }
+  // The interval of one kind-`k` instruction reading the register operands `reuse` leaves
+  // to read (ITensorCore::kReuseA / kReuseB bits): at least the kind's interval.
+  double interval_with_reuse(const MmaKind& k, unsigned reuse) const;
   Cycle busy_cycles() const override { return pipe_.busy_cycles(); }
   std::string numerics_preset() const override { return spec_.numerics; }
   Cycle free_at() const override { return pipe_.free_at(); }
@@ -80,6 +94,7 @@ class MmaPipeline : public ITensorCore {
     if (k != issued_kind_) {
       issued_kind_ = k;
       issued_ii_ = initiation_interval(k);
+      for (unsigned r = 0; r < 4; ++r) issued_ii_by_reuse_[r] = interval_with_reuse(k, r);
     }
     return issued_ii_;
   }
@@ -87,6 +102,7 @@ class MmaPipeline : public ITensorCore {
   Timeline pipe_;
   MmaKind issued_kind_{Dtype::FP16, {}, -1};  // matches no real kind: the first issue computes
   double issued_ii_ = 0;
+  std::array<double, 4> issued_ii_by_reuse_{};  // by ITensorCore::kReuseA | kReuseB
 };
 
 }  // namespace stcsim

@@ -6,8 +6,10 @@
 // by the sub-cores' warp schedulers (models/sm/warp_scheduler.h), as the GEMM kernels'
 // are: warp w on sub-core w mod sub-cores, the earliest-ready instruction first.
 // The warp-tile groups run MI x NI accumulators a warp (a GEMM warp tile's mma pattern, with
-// distinct A and B fragments on the GPU): the model has no register operand delivery cost,
-// so it gives them the chains' rate; the GPU's difference is the measure of that cost.
+// distinct A and B fragments): on a preset with a register operand path
+// (tensor_core.register_operand_bytes_per_cycle) they read a new B every mma and a new A
+// every NI-th, where the chains read only their accumulators; without one they run at the
+// chains' rate.
 #include <algorithm>
 
 #include "models/sm/warp_scheduler.h"
@@ -21,10 +23,11 @@ constexpr int kChains = 4;
 constexpr int kIters = 4096;
 
 struct MmaLoopLaunch : UbenchLaunch {
-  MmaLoopLaunch(int grid, const MmaKind& k, int w, int c, int it = kIters)
-      : UbenchLaunch(grid, 1), kind(k), warps(w), chains(c), iters(it) {}
+  MmaLoopLaunch(int grid, const MmaKind& k, int w, int c, int it = kIters, int row = 0)
+      : UbenchLaunch(grid, 1), kind(k), warps(w), chains(c), iters(it), ni(row) {}
   MmaKind kind;
   int warps, chains, iters;
+  int ni;  // the warp tile's width in mma tiles (its A fragment's reuse); 0: same registers
   std::unique_ptr<CtaProgram> start_cta(const CtaTask& t, int slot, SmContext& sm) const override;
 };
 
@@ -49,8 +52,8 @@ class MmaLoopCta : public SmLocalCta {
     for (int it = 0; it < k_.iters; ++it)
       for (int s = 0; s < nsub; ++s)
         if (!by_sub[std::size_t(s)].empty())
-          issue_ksub(*sm_.pipes[std::size_t(s)], k_.kind, by_sub[std::size_t(s)], k_.chains, now,
-                     stalls);
+          issue_ksub(*sm_.pipes[std::size_t(s)], k_.kind, by_sub[std::size_t(s)], k_.chains, k_.ni,
+                     now, stalls);
     Cycle end = now;
     for (const WarpState& w : warps) end = std::max(end, w.last_done);
     return end;
@@ -130,7 +133,7 @@ class MmaWarpTileBench : public IMicrobenchmark {
                        "clock64 per CTA"};
         r.params = {
             {"warps_per_sm", warps}, {"mi", t.mi}, {"ni", t.ni}, {"iterations", kTileIters}};
-        const MmaLoopLaunch k(sms, kind_, warps, t.mi * t.ni, kTileIters);
+        const MmaLoopLaunch k(sms, kind_, warps, t.mi * t.ni, kTileIters, t.ni);
         gpu.launch(k);
         for (Cycle c : k.cta_cycles)
           r.samples.push_back(flops * warps * t.mi * t.ni * kTileIters / c);

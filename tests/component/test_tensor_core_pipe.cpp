@@ -45,7 +45,7 @@ TEST_CASE("tc_warp_scheduler_two_warps_interleave_exactly", "[tensor_core]") {
   a.acc_ready.assign(32, 0);
   b.acc_ready.assign(32, 0);
   StallCounters st;
-  issue_ksub(pipe, kFp16, {&a, &b}, 32, 0, st);
+  issue_ksub(pipe, kFp16, {&a, &b}, 32, 0, 0, st);
   CHECK(std::max(a.last_done, b.last_done) == 63 * 8 + 24);
   CHECK(st.total() == 0);
   // Every instruction ties (all ready at 0): the lower slot goes first, all 32 of it.
@@ -53,8 +53,53 @@ TEST_CASE("tc_warp_scheduler_two_warps_interleave_exactly", "[tensor_core]") {
   CHECK(a.last_issue == 31 * 8);
   CHECK(b.first_issue == 32 * 8);
   // A second k-sub on the same accumulators: the dependency is already met (32 x 8 > 24).
-  issue_ksub(pipe, kFp16, {&a, &b}, 32, 0, st);
+  issue_ksub(pipe, kFp16, {&a, &b}, 32, 0, 0, st);
   CHECK(std::max(a.last_done, b.last_done) == 127 * 8 + 24);
+}
+
+// The register operand path: one warp's 2 x 4 warp tile (8 accumulators, row by row) on a
+// pipe of ii 6 reading 128 B of register operands a cycle. An f16 m16n8k16 reads its f32
+// accumulators (16 x 8 x 4 = 512 B), its A fragment (16 x 16 x 2 = 512 B) unless the
+// previous mma of its row read it, and its B fragment (16 x 8 x 2 = 256 B) unless the
+// warp tile is one tile wide: a row's first mma 1280 B = 10 cycles, the others 768 B = 6.
+TEST_CASE("tc_register_operand_path_charges_unreused_fragments", "[tensor_core]") {
+  MmaPipelineSpec s = spec(6, 24);
+  s.reg_operand_bytes_per_cycle = 128;
+  StallCounters st;
+  {
+    MmaPipeline pipe(s);
+    WarpState w;
+    w.acc_ready.assign(8, 0);
+    issue_ksub(pipe, kFp16, {&w}, 8, 4, 0, st);  // starts 0 10 16 22 | 28 38 44 50
+    CHECK(w.first_issue == 0);
+    CHECK(w.last_issue == 50);
+    CHECK(pipe.busy_cycles() == 56);
+  }
+  {
+    MmaPipeline pipe(s);
+    WarpState w;
+    w.acc_ready.assign(8, 0);
+    // One tile wide: after the first (1280 B = 10), B reused and A new: 1024 B = 8 each.
+    issue_ksub(pipe, kFp16, {&w}, 8, 1, 0, st);
+    CHECK(w.last_issue == 10 + 6 * 8);
+  }
+  {
+    MmaPipeline pipe(s);
+    WarpState w;
+    w.acc_ready.assign(8, 0);
+    issue_ksub(pipe, kFp16, {&w}, 8, 0, 0, st);  // operands held: 512 B = 4 < ii 6
+    CHECK(w.last_issue == 7 * 6);
+  }
+  // mma.sp m16n8k32 2:4: A compressed to 512 B plus 64 B of metadata (2 bits a kept element),
+  // B 32 x 8 x 2 = 512 B; the pipe's interval (ii 6 here) is the floor.
+  const MmaKind sp{Dtype::FP16, {2, 4}};
+  s.sparse_patterns = {{2, 4}};
+  MmaPipeline sparse(s);
+  CHECK(sparse.interval_with_reuse(sp, 0) == Approx((512.0 + 512 + 64 + 512) / 128));
+  CHECK(sparse.interval_with_reuse(sp, ITensorCore::kReuseA) == Approx((512.0 + 512) / 128));
+  CHECK(sparse.interval_with_reuse(sp, ITensorCore::kReuseA | ITensorCore::kReuseB) == 6);
+  // No path: every kind at its interval.
+  CHECK(MmaPipeline(spec(6, 24)).interval_with_reuse(kFp16, 0) == 6);
 }
 
 TEST_CASE("tc_warp_scheduler_accumulator_dependency_stalls", "[tensor_core]") {
@@ -63,7 +108,7 @@ TEST_CASE("tc_warp_scheduler_accumulator_dependency_stalls", "[tensor_core]") {
   WarpState w;
   w.acc_ready.assign(1, 0);
   StallCounters st;
-  for (int i = 0; i < 4; ++i) issue_ksub(pipe, kFp16, {&w}, 1, 0, st);
+  for (int i = 0; i < 4; ++i) issue_ksub(pipe, kFp16, {&w}, 1, 0, 0, st);
   CHECK(w.last_done == 4 * 24);
   CHECK(st.cycles[int(StallCause::Dependency)] == 3 * (24 - 8));
 }
@@ -139,7 +184,7 @@ TEST_CASE("tc_warp_scheduler_series_equals_one_at_a_time", "[tensor_core]") {
           pb.push_back(&wb[w]);
         }
         const Cycle not_before = clock + rnd(50);
-        issue_ksub(a, kFp16, pa, n, not_before, sa);
+        issue_ksub(a, kFp16, pa, n, 0, not_before, sa);
         issue_ksub_reference(b, kFp16, pb, n, not_before, sb);
         for (std::size_t w = 0; w < wa.size(); ++w) {
           INFO("warps " << nw << " n " << n << " k-sub " << sub << " warp " << w);
