@@ -2,10 +2,12 @@
 // print the speedup over dense at each point and the first sparsity where sparse beats
 // dense, and plot the curve. Each point is a child `stcsim run` (SystemC allows one
 // simulation per process); the dense baseline runs once.
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -17,6 +19,7 @@
 #include <sstream>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/output_paths.h"
 #include "sim/core/atomic_write.h"
 #include "sim/core/input_error.h"
 #include "sim/sweep/child_process.h"
@@ -34,26 +37,46 @@ struct CrossoverOptions {
   bool quiet = false;
 };
 
-// Run `stcsim run ARGS` into `dir` and return its first op's cycles.
-double run_point(const std::string& exe, const std::string& args, const std::string& dir) {
-  const std::string cmd =
-      "'" + exe + "' run " + args + " -q --out '" + dir + "' > '" + dir + ".log' 2>&1";
-  std::filesystem::create_directories(dir);
-  if (std::system(cmd.c_str()) != 0) {
+using Args = std::vector<std::string>;
+
+std::string joined(const Args& args) {
+  std::string s;
+  for (const auto& a : args) s += (s.empty() ? "" : " ") + a;
+  return s;
+}
+
+// Run `stcsim run ARGS` into `dir` and return its first op's cycles. The child gets its
+// arguments as they are (no shell), so a name or value with quotes is only a value.
+double run_point(const std::string& exe, const Args& args, const std::string& dir) {
+  check_output_dir("--out", dir);
+  Args argv{exe, "run"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  argv.insert(argv.end(), {"-q", "--out", dir});
+  const pid_t pid = sweep::spawn_child(argv, dir + ".log");
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     std::ifstream log(dir + ".log");
     std::stringstream ss;
     ss << log.rdbuf();
-    throw InputError("crossover: `stcsim run " + args + "` failed:\n" + ss.str());
+    throw InputError("crossover: `stcsim run " + joined(args) + "` failed (" +
+                     sweep::describe_wait_status(status) + "):\n" + ss.str());
   }
-  std::ifstream in(dir + "/stats.json");
-  return nlohmann::json::parse(in)["ops"][0]["cycles"].get<double>();
+  try {
+    std::ifstream in(dir + "/stats.json");
+    return nlohmann::json::parse(in).at("ops").at(0).at("cycles").get<double>();
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError("crossover: " + dir + "/stats.json: no cycles of a first op (" + e.what() +
+                     ")");
+  }
 }
 
 // One curve: a name, its sparsities and the `stcsim run` arguments of its point at S.
 struct Series {
   std::string name;
   std::vector<double> xs;
-  std::function<std::string(const std::string& s)> args;
+  std::function<Args(const std::string& s)> args;
   std::vector<double> ys;  // speedup over dense at each of xs
 };
 
@@ -127,39 +150,50 @@ Command add_crossover_command(CLI::App& app) {
     for (double p : o->points)
       if (!(p >= 0 && p <= 1)) throw InputError("--points: sparsities must be in [0, 1]");
     const std::string exe = sweep::self_executable();  // the children run this very stcsim
-    std::string common = "--arch '" + o->arch + "' --gemm " + o->gemm + " --dtype " + o->dtype +
-                         " --no-dense-baseline";
-    for (const auto& p : o->overrides) common += " -p '" + p + "'";
-    std::filesystem::create_directories(o->out);
+    Args common{"--arch", o->arch, "--gemm", o->gemm, "--dtype", o->dtype, "--no-dense-baseline"};
+    for (const auto& p : o->overrides) common.insert(common.end(), {"-p", p});
+    check_output_dir("--out", o->out);
     std::vector<Series> series;
-    const std::string dist = " --block-dist " + o->dist;
+    const std::string dist = o->dist;
+    auto with = [&common](const Args& extra) {
+      Args a = common;
+      a.insert(a.end(), extra.begin(), extra.end());
+      return a;
+    };
     for (const auto& pat : patterns) {
       if (pat == "2:4") {
-        series.push_back(
-            {"2:4", {0.5}, [](const std::string&) { return std::string(" --sparsity 2:4"); }, {}});
+        series.push_back({"2:4",
+                          {0.5},
+                          [with](const std::string&) {
+                            return with({"--sparsity", "2:4"});
+                          },
+                          {}});
       } else if (pat == "unstructured") {
         const std::vector<double> xs =
             points_given ? o->points : std::vector<double>{0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99};
         series.push_back({"csr_cuda_cores",
                           xs,
-                          [dist](const std::string& s) {
-                            return " --unstructured " + s + " --unstructured-kernel csr" + dist;
+                          [with, dist](const std::string& s) {
+                            return with({"--unstructured", s, "--unstructured-kernel", "csr",
+                                         "--block-dist", dist});
                           },
                           {}});
         const std::string v = std::to_string(o->vector);
         series.push_back({"tc_" + v + "x1_vectors",
                           xs,
-                          [dist, v](const std::string& s) {
-                            return " --unstructured " + s + " --unstructured-kernel tc:" + v + dist;
+                          [with, dist, v](const std::string& s) {
+                            return with({"--unstructured", s, "--unstructured-kernel", "tc:" + v,
+                                         "--block-dist", dist});
                           },
                           {}});
       } else {
         const std::string rc = pat.substr(6);
-        series.push_back(
-            {pat,
-             o->points,
-             [rc, dist](const std::string& s) { return " --block " + rc + "@" + s + dist; },
-             {}});
+        series.push_back({pat,
+                          o->points,
+                          [with, rc, dist](const std::string& s) {
+                            return with({"--block", rc + "@" + s, "--block-dist", dist});
+                          },
+                          {}});
       }
     }
     // The dense run, then every point of every curve, one child at a time.
@@ -178,7 +212,7 @@ Command add_crossover_command(CLI::App& app) {
         x << se.xs[i];
         const std::string dir =
             o->out + "/p" + std::to_string(i) + (series.size() > 1 ? "_" + dir_name(se.name) : "");
-        se.ys.push_back(dense / run_point(exe, common + se.args(x.str()), dir));
+        se.ys.push_back(dense / run_point(exe, se.args(x.str()), dir));
         ran();
       }
     if (!o->quiet) progress.finish(done, 0);

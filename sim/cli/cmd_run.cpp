@@ -150,7 +150,8 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("-p,--param", o->overrides,
                   "override a parameter: section.key=value (repeatable)");
   sub->add_option("--out", o->out, "directory for stats.json");
-  sub->add_option("--vcd", o->vcd, "write a VCD waveform of chosen signals to this file");
+  sub->add_option("--vcd", o->vcd,
+                  "write a VCD waveform of chosen signals to this file (.vcd added when missing)");
   sub->add_option("--vcd-signals", o->vcd_signals, "signals for --vcd (default all)")
       ->delimiter(',');
   sub->add_flag("-q,--quiet", o->quiet,
@@ -234,7 +235,15 @@ Command add_run_command(CLI::App& app) {
     const double unstructured =
         given("--unstructured") ? fraction_option("--unstructured", o->unstructured) : -1;
     if (given("--out")) check_output_dir("--out", o->out);
-    if (given("--vcd")) check_output_file("--vcd", o->vcd);
+    if (given("--vcd")) {
+      check_output_file("--vcd", o->vcd);
+      // SystemC writes BASE.vcd: the name given, with .vcd added when it lacks it.
+      const bool has_ext = o->vcd.size() > 4 && o->vcd.substr(o->vcd.size() - 4) == ".vcd";
+      const std::string file = has_ext ? o->vcd : o->vcd + ".vcd";
+      std::error_code ec;
+      if (std::filesystem::is_directory(file, ec))
+        throw InputError("--vcd " + o->vcd + ": " + file + " is a directory, expected a file name");
+    }
     RunRequest req;
     req.config = load_arch(o->arch);
     for (const auto& p : o->overrides) apply_override(req.config, p);

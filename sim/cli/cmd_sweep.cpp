@@ -36,7 +36,7 @@ struct SweepOptions {
   int jobs = usable_cpus();
   std::string shard = "0/1";
   bool retry_failed = false;
-  double timeout_s = 0;
+  std::string timeout;  // seconds, read by number_at_least
   bool dry_run = false;
   bool quiet = false;
   std::string max_memory;
@@ -63,7 +63,7 @@ Command add_sweep_command(CLI::App& app) {
                   "combine the shard folders with `stcsim sweep-merge`")
       ->capture_default_str();
   sub->add_flag("--retry-failed", o->retry_failed, "also rerun points whose earlier run failed");
-  sub->add_option("--timeout", o->timeout_s,
+  sub->add_option("--timeout", o->timeout,
                   "seconds one workload run may take before it is killed and "
                   "recorded as failed (default: no limit)");
   sub->add_flag("--dry-run", o->dry_run,
@@ -121,7 +121,7 @@ Command add_sweep_command(CLI::App& app) {
     ro.jobs = o->jobs;
     ro.shard = shard;
     ro.retry_failed = o->retry_failed;
-    ro.timeout_s = o->timeout_s;
+    ro.timeout_s = o->timeout.empty() ? 0 : number_at_least("--timeout", o->timeout, 0, false);
     ro.progress = !o->quiet;
     sweep::RunSummary r;
     try {

@@ -18,7 +18,7 @@ namespace {
 struct TraceOptions {
   std::string model, prune = "dense", out, dtype = "fp16", image, exclude, min_density;
   std::string weight_layout = "out_in";
-  std::int64_t batch = 0, seq = 0;
+  std::string batch, seq;
   bool no_payload = false;
 };
 }  // namespace
@@ -63,8 +63,9 @@ Command add_trace_command(CLI::App& app) {
     for (const auto& note : model.notes)
       std::cerr << "stcsim: note: " << model.name << ": " << note << "\n";
     workloads::LoweringOptions low = default_lowering(o->model);
-    if (o->batch > 0) low.batch = o->batch;
-    if (o->seq > 0) low.seq_len = o->seq;
+    // The same ranges as `stcsim run --model`.
+    if (sub->count("--batch")) low.batch = int_option("--batch", o->batch, 1, 1 << 20);
+    if (sub->count("--seq")) low.seq_len = int_option("--seq", o->seq, 1, 1 << 24);
     if (!o->image.empty()) {
       long long h = 0, w = 0;
       if (std::sscanf(o->image.c_str(), "%lldx%lld", &h, &w) != 2 || h <= 0 || w <= 0)

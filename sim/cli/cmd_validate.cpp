@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/option_values.h"
 #include "sim/core/input_error.h"
 #include "sim/driver/stats_json.h"
 #include "sim/sweep/progress_line.h"
@@ -32,6 +33,7 @@ namespace {
 struct ValidateOptions {
   std::string measurements;
   std::optional<double> max_mape;
+  std::string max_mape_text;  // --max-mape as given, read by number_at_least
   std::string arch;
   std::string out = "out/validate";
   std::string stcsim = "/proc/self/exe";
@@ -143,7 +145,7 @@ Command add_validate_command(CLI::App& app) {
                   "a measurement (stcsim-measurements/1) or microbenchmark (stcsim-ubench/1) JSON "
                   "file, or a directory of them")
       ->required();
-  sub->add_option("--max-mape", o->max_mape,
+  sub->add_option("--max-mape", o->max_mape_text,
                   "exit with status 1 when the MAPE (percent; of our kernels, or of the vendor "
                   "libraries when none of ours was measured) exceeds this");
   sub->add_option("--arch", o->arch,
@@ -162,7 +164,11 @@ Command add_validate_command(CLI::App& app) {
   sub->add_option("-p,--param", o->overrides,
                   "override a parameter in every simulation: section.key=value (repeatable)");
   sub->add_flag("-q,--quiet", o->quiet, "no progress line");
-  return [o] { return run_validate(*o); };
+  return [o, sub] {
+    if (sub->count("--max-mape"))
+      o->max_mape = number_at_least("--max-mape", o->max_mape_text, 0, true);
+    return run_validate(*o);
+  };
 }
 
 }  // namespace stcsim

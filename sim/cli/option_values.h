@@ -31,6 +31,19 @@ inline double fraction_option(const std::string& option, const std::string& text
   return v;
 }
 
+// A finite decimal number of at least `lo` (inclusive) or above it (exclusive).
+inline double number_at_least(const std::string& option, const std::string& text, double lo,
+                              bool inclusive) {
+  double v = 0;
+  const std::string why = parse_decimal_double(text, v);
+  if (!why.empty() || !(inclusive ? v >= lo : v > lo))
+    throw InputError(option + ": expected a decimal number " +
+                     (inclusive ? "of at least " : "above ") +
+                     std::to_string(lo).substr(0, std::to_string(lo).find('.')) + ", got '" + text +
+                     "'" + (why.empty() ? "" : " (" + why + ")"));
+  return v;
+}
+
 // A path option that was given must name something.
 inline const std::string& path_option(const std::string& option, const std::string& text) {
   if (text.empty()) throw InputError(option + ": expected a path, got an empty string");

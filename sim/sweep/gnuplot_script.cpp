@@ -72,15 +72,30 @@ std::string run_gnuplot(const std::string& gnuplot, const std::string& script_pa
   return "gnuplot " + script_path + " failed: " + msg;
 }
 
+namespace {
+// A control character (a newline ends a gnuplot command: the rest of a name would run as
+// the next one).
+bool control(char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }
+}  // namespace
+
 std::string gp_str(const std::string& s) {
   std::string r = "'";
-  for (char c : s) r += c == '\'' ? std::string("''") : std::string(1, c);
+  for (char c : s) r += c == '\'' ? std::string("''") : std::string(1, control(c) ? ' ' : c);
   return r + "'";
 }
 
 std::string gp_dq(const std::string& s) {
   std::string r;
-  for (char c : s) r += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      r += std::string("\\") + c;
+    else if (c == '\n')
+      r += "\\n";  // gnuplot's own newline escape: the title breaks, the command does not
+    else if (c == '`')
+      r += '\'';  // gnuplot runs `...` in double-quoted strings as a shell command
+    else
+      r += control(c) ? ' ' : c;
+  }
   return r;
 }
 

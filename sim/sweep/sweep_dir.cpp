@@ -24,6 +24,18 @@ SweepDir::~SweepDir() {
 
 void SweepDir::lock() {
   std::error_code ec;
+  // A folder that is not a sweep's keeps what it holds: the sweep's results.csv, report/
+  // and summary.md would overwrite a user's files of those names.
+  if (fs::is_directory(root_, ec) && !fs::exists(plan_path(), ec))
+    for (const auto& e : fs::directory_iterator(root_, ec)) {
+      const std::string name = e.path().filename().string();
+      // What a sweep writes before its sweep.json: its folders, the traces of its model
+      // workloads, a screened sweep's first pass.
+      if (name != "points" && name != ".lock" && name != ".work" && name != "workloads" &&
+          name != "screen")
+        throw InputError(root_ + ": not a sweep folder (no sweep.json) and not empty (it holds " +
+                         name + "); use another --out");
+    }
   fs::create_directories(points_dir(), ec);
   if (ec) throw InputError(root_ + ": cannot create the sweep folder: " + ec.message());
   lock_fd_ = ::open((root_ + "/.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);

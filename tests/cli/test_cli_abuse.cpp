@@ -85,6 +85,10 @@ TEST_CASE("cli_abuse_each_case_exits_2_naming_the_input", "[cli][abuse]") {
       {"run --model bert_base --batch -5 -q", {"--batch", "-5"}},
       {"run --model bert_base --batch 0 -q", {"--batch", "0"}},
       {"run --model bert_base --seq abc -q", {"--seq", "abc"}},
+      {"trace --model bert_base --batch 0 --out " + d + "/t.trace", {"--batch", "0"}},
+      {"trace --model bert_base --seq -5 --out " + d + "/t.trace", {"--seq", "-5"}},
+      {"validate --measurements " + d + " --max-mape nan", {"--max-mape", "nan"}},
+      {"validate --measurements " + d + " --max-mape -5", {"--max-mape", "-5"}},
       {"run --seed -1" + g, {"--seed", "-1"}},
       {"run --seed 0x10" + g, {"--seed", "0x10"}},
       {"run --block-seed 1e3" + g, {"--block-seed", "1e3"}},
@@ -176,4 +180,18 @@ TEST_CASE("cli_abuse_outputs_checked_before_the_run", "[cli][abuse]") {
   CHECK(r.status == 2);
   CHECK_THAT(r.err, Catch::Contains(d) && Catch::Contains("not writable"));
   CHECK(fs::is_empty(d));
+}
+
+// --vcd names a file (SystemC adds .vcd when it is missing): a folder of that name is
+// refused before the run, not by SystemC's uncaught error after it.
+TEST_CASE("cli_abuse_vcd_onto_a_folder_is_refused", "[cli][abuse]") {
+  const std::string d = temp_dir("vcd_folder");
+  fs::create_directories(d + "/wave.vcd");
+  for (const std::string& arg : {d + "/wave.vcd", d + "/wave"}) {
+    const auto r = run_stcsim("run --gemm 64x64x64 -q --vcd " + arg + " --out " + d + "/o");
+    INFO(r.err);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Catch::Contains("--vcd") && Catch::Contains("is a directory"));
+  }
+  fs::remove_all(d);
 }

@@ -100,3 +100,23 @@ TEST_CASE("cli_crossover_overlays_patterns_and_marks_crossings", "[cli][crossove
   CHECK(std::filesystem::exists(d + "/p0_2_4/stats.json"));
   CHECK(std::filesystem::exists(d + "/p1_block_32x32/stats.json"));
 }
+
+// The points run as child processes with their arguments as given, not through a shell:
+// a value with quotes in it is a (bad) value, never a command.
+TEST_CASE("cli_crossover_passes_values_to_its_runs_without_a_shell", "[cli][crossover]") {
+  const std::string d = temp_dir("crossover_quotes");
+  const std::string pwn = d + "_pwn";
+  const auto r = run_stcsim("crossover --arch a100 --gemm 128x128x128 --points 0.5 --out " + d +
+                            " -p \"l2.capacity_kib=1'; touch " + pwn + "; echo '\"");
+  INFO(r.out << r.err);
+  CHECK(r.status == 2);
+  CHECK(r.err.find("l2.capacity_kib") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(pwn));
+  // An existing file where --out wants a folder: a clear error, the file kept.
+  const std::string f = d + "_file";
+  { std::ofstream(f) << "keep"; }
+  const auto file = run_stcsim("crossover --arch a100 --gemm 128x128x128 --points 0.5 --out " + f);
+  CHECK(file.status == 2);
+  CHECK(file.err.find("Not a directory") != std::string::npos);
+  CHECK(read(f) == "keep");
+}

@@ -119,6 +119,20 @@ TEST_CASE("sweep_cli_folder_holds_one_sweep_at_a_time", "[sweep]") {
   ::close(fd);
   CHECK(locked.status == 2);
   CHECK_THAT(locked.err, Catch::Contains("another stcsim sweep is writing"));
+  // A folder of the user's that is not a sweep's: refused, its files kept.
+  const std::string mine = d + "/mine";
+  fs::create_directories(mine);
+  std::ofstream(mine + "/results.csv") << "my numbers\n";
+  const auto taken = run_stcsim("sweep " + spec + " --out " + mine + " -q");
+  CHECK(taken.status == 2);
+  CHECK_THAT(taken.err, Catch::Contains("not a sweep folder"));
+  CHECK(slurp(mine + "/results.csv") == "my numbers\n");
+  // A timeout that is no duration: refused before anything runs.
+  for (const char* t : {"0", "-1", "nan", "inf"}) {
+    const auto bad = run_stcsim("sweep " + spec + " --out " + d + "/t --timeout " + t + " -q");
+    CHECK(bad.status == 2);
+    CHECK_THAT(bad.err, Catch::Contains("--timeout"));
+  }
 }
 
 TEST_CASE("sweep_cli_timeout_and_dry_run", "[sweep]") {

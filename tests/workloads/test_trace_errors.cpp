@@ -184,6 +184,10 @@ TEST_CASE("trace_rejects_bad_numbers_and_values", "[trace_errors]") {
   f.expect({"t.trace:9:", "values= and values_dtype= go together"});
   f.replace(" col_idx=", " colidx=");
   f.expect({"t.trace:10:", "unknown key 'colidx'"});
+  // An N:M op's values are its kept ones: without metadata nothing says where they go.
+  const TraceOp nm = f.written.ops[1];  // a copy: reset() replaces f.written
+  f.replace(" metadata=" + f.ref(nm.metadata_ref) + " metadata_format=ptx16", "");
+  f.expect({"t.trace:9:", "op 'nm'", "kept values", "give both or neither"});
 }
 
 TEST_CASE("trace_rejects_a_conv_that_does_not_match_its_gemm", "[trace_errors]") {

@@ -39,8 +39,8 @@ std::string write_scatter_plot(const ValidationReport& r, const std::string& dir
   }
   {
     // The title states the agreement of whichever groups there are.
-    std::string title = std::string(r.synthetic ? "SYNTHETIC DATA - " : "") + r.device +
-                        " simulated as " + r.arch + "\\n";
+    std::string title = std::string(r.synthetic ? "SYNTHETIC DATA - " : "") +
+                        sweep::gp_dq(r.device) + " simulated as " + sweep::gp_dq(r.arch) + "\\n";
     char line[160];
     if (r.ours.n > 0) {
       std::snprintf(line, sizeof line, "our kernels: MAPE %.1f%% over %d GEMMs",

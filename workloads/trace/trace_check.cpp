@@ -219,6 +219,10 @@ void check_payload(const TraceOp& op, const OpShape& s, const std::string& where
                      ": a block map (row_ptr, col_idx, panel_nnz) belongs to block ops, "
                      "this one is " +
                      op.sparsity);
+  if (s.nm() && has_values && !has_meta)
+    throw InputError(where_op +
+                     ": the values of an N:M op are its kept values, placed by its metadata "
+                     "(metadata, metadata_format): give both or neither");
   if (s.block() && has_values && !has_map)
     throw InputError(where_op +
                      ": the values of a block op need its block map (row_ptr, col_idx, panel_nnz)");
