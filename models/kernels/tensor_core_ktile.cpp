@@ -8,7 +8,8 @@ TensorCoreWarps::TensorCoreWarps(const KernelMapping& map, const MmaKind& kind,
                                  const ISharedMemory& smem)
     : mma(kind),
       mma_per_warp_ksub((map.warp_m / kind.shape().m) * (map.warp_n / kind.shape().n)),
-      mma_per_warp_row(map.warp_n / kind.shape().n),
+      order(map.mma_order == "columns" ? MmaOrder{map.warp_m / kind.shape().m, true}
+                                       : MmaOrder{map.warp_n / kind.shape().n, false}),
       wavefronts(ldmatrix_wavefronts(map, kind, smem)),
       warps(map.warps()),
       b_buffers(map.b_fragment_buffers > 0 ? map.b_fragment_buffers : 2),
@@ -64,8 +65,8 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
         if ((first + w) % nsub == sc) group.push_back(&warps[std::size_t(w)]);
       if (group.empty()) continue;
       if (mma) {
-        issue_ksub(*sm.pipes[std::size_t(sc)], t.mma, group, t.mma_per_warp_ksub,
-                   t.mma_per_warp_row, sm.op_start, sm.counters.stalls);
+        issue_ksub(*sm.pipes[std::size_t(sc)], t.mma, group, t.mma_per_warp_ksub, t.order,
+                   sm.op_start, sm.counters.stalls);
       } else {
         for (WarpState* ws : group) {  // one ALU instruction reads the landed fragments
           ws->first_issue = ws->last_issue = ws->frag_ready;

@@ -20,7 +20,7 @@ namespace stcsim {
 struct TensorCoreWarps {
   MmaKind mma;                // the instruction the warps issue
   int mma_per_warp_ksub = 0;  // accumulator tiles: (warp_m / mma m) * (warp_n / mma n)
-  int mma_per_warp_row = 0;   // warp_n / mma n: the tiles that share an A fragment
+  MmaOrder order;             // the warp tile's issue order (KernelMapping::mma_order)
   // [warp][k-sub within a k-tile] ldmatrix wavefronts of A (+ metadata) and of B
   std::vector<std::vector<FragmentReads>> wavefronts;
   int warps = 0;

@@ -130,6 +130,12 @@ std::vector<ParamDecl> MappingRequest::params() {
                 "the next k-sub's B while this one's mma issue, 1 only after the last mma that "
                 "read it (0: as CUTLASS's sm80 mainloops: 1 for sparse warp tiles of 64x64 and "
                 "up, else 2; docs/mapping.md)"),
+      string_param("mma_order", d.mma_order, {"rows", "columns"},
+                   "mma.sync / mma.sp mainloops: the order a warp issues its warp tile's mma: "
+                   "rows (A fragment reused along a row of tiles: CUTLASS's sm80 warp mma, the "
+                   "harness's dense kernel) or columns (B reused down a column: the harness's "
+                   "2:4 kernel, validation/cuda/gemm_sp24.cu); it sets which fragments the "
+                   "register operand path reads"),
       string_param("csr_gather_loop", d.csr_gather_loop, {"staged", "dependent"},
                    "the CSR kernel's loop over a stage's nonzeros: staged (Sputnik: the stage's "
                    "activation rows gathered into registers together, then the FMAs) or "
@@ -162,6 +168,7 @@ MappingRequest MappingRequest::from(const ParamSet& p) {
   r.exhaustive_top = int(p.get_int("exhaustive_top"));
   r.b_fragment_buffers = int(p.get_int("b_fragment_buffers"));
   r.csr_gather_loop = p.get_string("csr_gather_loop");
+  r.mma_order = p.get_string("mma_order");
   return r;
 }
 
@@ -379,6 +386,7 @@ std::vector<ScoredMapping> score_mappings(const GemmOp& op, const ChooserHardwar
   for (auto m : cands) {
     m.layout = req.layout;
     m.mainloop_parts = req.mainloop_parts;
+    m.mma_order = req.mma_order;
     m.b_fragment_buffers = req.b_fragment_buffers
                                ? req.b_fragment_buffers
                                : cutlass_b_fragment_buffers(m.warp_m, m.warp_n, op.kind());

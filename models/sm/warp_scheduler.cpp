@@ -33,7 +33,7 @@ struct KsubScratch {
 }  // namespace
 
 void issue_ksub(ITensorCore& pipe, const MmaKind& kind, const std::vector<WarpState*>& warps, int n,
-                int ni, Cycle not_before, StallCounters& stalls) {
+                MmaOrder order, Cycle not_before, StallCounters& stalls) {
   const int lat = pipe.latency(kind);
   const int nw = int(warps.size());
   const std::size_t total = std::size_t(nw) * std::size_t(n);
@@ -44,11 +44,14 @@ void issue_ksub(ITensorCore& pipe, const MmaKind& kind, const std::vector<WarpSt
   int* const code = s.code.data();
   int* const index = s.index.data();
   std::uint8_t* const reuse = s.reuse.data();
-  // Which register operands tile i of a warp finds in the registers its previous mma read.
-  const auto reused = [ni](int i) -> std::uint8_t {
-    if (ni <= 0) return ITensorCore::kReuseA | ITensorCore::kReuseB;
-    return std::uint8_t((i % ni != 0 ? ITensorCore::kReuseA : 0) |
-                        (ni == 1 && i > 0 ? ITensorCore::kReuseB : 0));
+  // Which register operands tile i of a warp finds in the registers its previous mma read:
+  // the run's shared fragment within a run; the other one only in runs of one.
+  const std::uint8_t shared = order.by_columns ? ITensorCore::kReuseB : ITensorCore::kReuseA;
+  const std::uint8_t other = order.by_columns ? ITensorCore::kReuseA : ITensorCore::kReuseB;
+  const int run = order.run;
+  const auto reused = [run, shared, other](int i) -> std::uint8_t {
+    if (run <= 0) return ITensorCore::kReuseA | ITensorCore::kReuseB;
+    return std::uint8_t((i % run != 0 ? shared : 0) | (run == 1 && i > 0 ? other : 0));
   };
   // The issue order. An instruction is ready when its warp's fragments are in and its
   // accumulator's previous mma (of the last k-sub) is done; both are known before this

@@ -18,13 +18,20 @@ struct WarpState {
   Cycle last_done = 0;
 };
 
+// The order a warp issues its warp tile's mma in, which says which fragments each one
+// finds in the registers its previous mma read: runs of `run` tiles sharing an A
+// fragment (a row, by_columns false) or a B fragment (a column, by_columns true); a run of
+// one shares the other operand instead. run 0: the operands stay in the same registers
+// throughout (a microbenchmark's chains).
+struct MmaOrder {
+  int run = 0;
+  bool by_columns = false;
+};
+
 // Issue `n` mma instructions (one per accumulator tile) for each warp in `warps` on
-// `pipe`. Idle pipe cycles after `not_before` are charged to `stalls`. A warp issues its
-// accumulator tiles in the order of a warp tile `ni` tiles wide, row by row (tile i is
-// row i / ni): an instruction after one of the same row finds its A fragment in the
-// registers the previous one read, and with ni = 1 its B; ni = 0: the warp's operands
-// stay in the same registers throughout (a microbenchmark's chains).
+// `pipe`, each warp's in `order`. Idle pipe cycles after `not_before` are charged to
+// `stalls`.
 void issue_ksub(ITensorCore& pipe, const MmaKind& kind, const std::vector<WarpState*>& warps, int n,
-                int ni, Cycle not_before, StallCounters& stalls);
+                MmaOrder order, Cycle not_before, StallCounters& stalls);
 
 }  // namespace stcsim

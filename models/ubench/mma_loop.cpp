@@ -52,8 +52,8 @@ class MmaLoopCta : public SmLocalCta {
     for (int it = 0; it < k_.iters; ++it)
       for (int s = 0; s < nsub; ++s)
         if (!by_sub[std::size_t(s)].empty())
-          issue_ksub(*sm_.pipes[std::size_t(s)], k_.kind, by_sub[std::size_t(s)], k_.chains, k_.ni,
-                     now, stalls);
+          issue_ksub(*sm_.pipes[std::size_t(s)], k_.kind, by_sub[std::size_t(s)], k_.chains,
+                     MmaOrder{k_.ni, false}, now, stalls);
     Cycle end = now;
     for (const WarpState& w : warps) end = std::max(end, w.last_done);
     return end;

@@ -45,7 +45,7 @@ TEST_CASE("tc_warp_scheduler_two_warps_interleave_exactly", "[tensor_core]") {
   a.acc_ready.assign(32, 0);
   b.acc_ready.assign(32, 0);
   StallCounters st;
-  issue_ksub(pipe, kFp16, {&a, &b}, 32, 0, 0, st);
+  issue_ksub(pipe, kFp16, {&a, &b}, 32, {}, 0, st);
   CHECK(std::max(a.last_done, b.last_done) == 63 * 8 + 24);
   CHECK(st.total() == 0);
   // Every instruction ties (all ready at 0): the lower slot goes first, all 32 of it.
@@ -53,7 +53,7 @@ TEST_CASE("tc_warp_scheduler_two_warps_interleave_exactly", "[tensor_core]") {
   CHECK(a.last_issue == 31 * 8);
   CHECK(b.first_issue == 32 * 8);
   // A second k-sub on the same accumulators: the dependency is already met (32 x 8 > 24).
-  issue_ksub(pipe, kFp16, {&a, &b}, 32, 0, 0, st);
+  issue_ksub(pipe, kFp16, {&a, &b}, 32, {}, 0, st);
   CHECK(std::max(a.last_done, b.last_done) == 127 * 8 + 24);
 }
 
@@ -70,7 +70,7 @@ TEST_CASE("tc_register_operand_path_charges_unreused_fragments", "[tensor_core]"
     MmaPipeline pipe(s);
     WarpState w;
     w.acc_ready.assign(8, 0);
-    issue_ksub(pipe, kFp16, {&w}, 8, 4, 0, st);  // starts 0 10 16 22 | 28 38 44 50
+    issue_ksub(pipe, kFp16, {&w}, 8, {4, false}, 0, st);  // starts 0 10 16 22 | 28 38 44 50
     CHECK(w.first_issue == 0);
     CHECK(w.last_issue == 50);
     CHECK(pipe.busy_cycles() == 56);
@@ -80,15 +80,24 @@ TEST_CASE("tc_register_operand_path_charges_unreused_fragments", "[tensor_core]"
     WarpState w;
     w.acc_ready.assign(8, 0);
     // One tile wide: after the first (1280 B = 10), B reused and A new: 1024 B = 8 each.
-    issue_ksub(pipe, kFp16, {&w}, 8, 1, 0, st);
+    issue_ksub(pipe, kFp16, {&w}, 8, {1, false}, 0, st);
     CHECK(w.last_issue == 10 + 6 * 8);
   }
   {
     MmaPipeline pipe(s);
     WarpState w;
     w.acc_ready.assign(8, 0);
-    issue_ksub(pipe, kFp16, {&w}, 8, 0, 0, st);  // operands held: 512 B = 4 < ii 6
+    issue_ksub(pipe, kFp16, {&w}, 8, {}, 0, st);  // operands held: 512 B = 4 < ii 6
     CHECK(w.last_issue == 7 * 6);
+  }
+  {
+    // By columns (runs of 2 sharing B, the harness's 2:4 order): a column's first mma 1280 B
+    // = 10, its second (A new, B reused) 1024 B = 8: starts 0 10 | 18 28 | 36 46 | 54 64.
+    MmaPipeline pipe(s);
+    WarpState w;
+    w.acc_ready.assign(8, 0);
+    issue_ksub(pipe, kFp16, {&w}, 8, {2, true}, 0, st);
+    CHECK(w.last_issue == 64);
   }
   // mma.sp m16n8k32 2:4: A compressed to 512 B plus 64 B of metadata (2 bits a kept element),
   // B 32 x 8 x 2 = 512 B; the pipe's interval (ii 6 here) is the floor.
@@ -108,7 +117,7 @@ TEST_CASE("tc_warp_scheduler_accumulator_dependency_stalls", "[tensor_core]") {
   WarpState w;
   w.acc_ready.assign(1, 0);
   StallCounters st;
-  for (int i = 0; i < 4; ++i) issue_ksub(pipe, kFp16, {&w}, 1, 0, 0, st);
+  for (int i = 0; i < 4; ++i) issue_ksub(pipe, kFp16, {&w}, 1, {}, 0, st);
   CHECK(w.last_done == 4 * 24);
   CHECK(st.cycles[int(StallCause::Dependency)] == 3 * (24 - 8));
 }
@@ -184,7 +193,7 @@ TEST_CASE("tc_warp_scheduler_series_equals_one_at_a_time", "[tensor_core]") {
           pb.push_back(&wb[w]);
         }
         const Cycle not_before = clock + rnd(50);
-        issue_ksub(a, kFp16, pa, n, 0, not_before, sa);
+        issue_ksub(a, kFp16, pa, n, {}, not_before, sa);
         issue_ksub_reference(b, kFp16, pb, n, not_before, sb);
         for (std::size_t w = 0; w < wa.size(); ++w) {
           INFO("warps " << nw << " n " << n << " k-sub " << sub << " warp " << w);

@@ -69,6 +69,9 @@ bool simulation_args(const MeasuredGemm& g, const std::string& arch,
   };
   args = {"run", "--arch", arch, "--gemm", g.shape(), "--dtype", g.dtype};
   if (sparse24) args.insert(args.end(), {"--sparsity", "2:4", "--no-dense-baseline"});
+  // Our 2:4 kernel issues its warp tile column by column (validation/cuda/gemm_sp24.cu: B
+  // loaded once per column of mma.sp); the others row by row, the mapping's default.
+  if (k == "stcsim_sp24") args.insert(args.end(), {"-p", "mapping.mma_order=columns"});
   // The simulator's synthetic maps keep the same count per block row (per row), as the
   // measured kernels' pruning does; which blocks are kept differs, their number does not.
   if (bsr)
