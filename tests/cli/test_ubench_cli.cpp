@@ -1,6 +1,7 @@
 // `stcsim ubench` (models/ubench): the CUDA microbenchmarks run on the model. Each figure
 // follows the parameter it measures, never exceeds the unit's peak, and the file has the
 // GPU files' schema.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -57,8 +58,8 @@ TEST_CASE("ubench_tensor_core_figures_follow_the_pipe", "[cli][ubench]") {
   CHECK(slow.at("mma_sync_m16n8k16_f16_f32|latency") == Approx(40));
 }
 
-// The warp-tile pattern (MI x NI accumulators a warp, distinct fragments on the GPU): the
-// model has no operand delivery cost, so every tile runs at the chains' rate, within peak.
+// The warp-tile pattern (MI x NI accumulators a warp, distinct fragments): on a preset
+// without a register operand path (a100) every tile runs at the chains' rate, within peak.
 TEST_CASE("ubench_warp_tile_mma_runs_at_the_pipe_rate", "[cli][ubench]") {
   const auto a =
       run_ubench("--arch a100 --only mma_sync_m16n8k16_warp_tile,mma_sp_m16n8k32_warp_tile");
@@ -99,6 +100,30 @@ TEST_CASE("ubench_mainloop_anatomy_parts_cost_time_and_never_beat_peak", "[cli][
     CHECK(f("full") <= f("no_mma") * 1.001);
     CHECK(f("mma_only") > 0.85 * peak);
   }
+}
+
+// On h100 the register operand path (111.25 B/clk a sub-core) sets the warp-tile rates:
+// per row of NI mma.sync the first reads accumulators, A and B (1280 B), the others
+// accumulators and B (768 B), each at least the pipe's 6 cycles; an mma.sp row's first
+// 1600 B (A with 64 B of metadata, B of k32), the others 1024 B against the pipe's 8. The
+// chains, whose operands stay in the same registers, keep the pipe's rate.
+TEST_CASE("ubench_warp_tile_rates_follow_the_register_operand_path", "[cli][ubench]") {
+  const auto h = run_ubench(
+      "--arch h100 --only mma_sync_m16n8k16,mma_sync_m16n8k16_warp_tile,mma_sp_m16n8k32_warp_tile");
+  const double p = 111.25;
+  auto rate = [p](double flops, int ni, double first, double rest, double ii) {
+    const double row = std::max(ii, first / p) + (ni - 1) * std::max(ii, rest / p);
+    return flops * ni * 4 / row;  // four sub-cores, one row of NI mma per `row` cycles each
+  };
+  CHECK(h.at("mma_sync_m16n8k16_f16_f32|throughput") == Approx(4096.0 * 4 / 6).epsilon(0.005));
+  CHECK(h.at("mma_sync_m16n8k16_f16_f32_warp_tile_4x8|throughput") ==
+        Approx(rate(4096, 8, 1280, 768, 6)).epsilon(0.005));
+  CHECK(h.at("mma_sync_m16n8k16_f16_f32_warp_tile_4x4|throughput") ==
+        Approx(rate(4096, 4, 1280, 768, 6)).epsilon(0.005));
+  CHECK(h.at("mma_sp_ordered_m16n8k32_f16_f32_warp_tile_4x8|throughput") ==
+        Approx(rate(8192, 8, 1600, 1024, 8)).epsilon(0.005));
+  CHECK(h.at("mma_sp_ordered_m16n8k32_f16_f32_warp_tile_2x4|throughput") ==
+        Approx(rate(8192, 4, 1600, 1024, 8)).epsilon(0.005));
 }
 
 TEST_CASE("ubench_shared_memory_is_bound_by_its_port", "[cli][ubench]") {
