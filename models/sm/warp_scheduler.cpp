@@ -11,6 +11,11 @@ struct KsubScratch {
   std::vector<Cycle> ready, start, free_before;
   std::vector<int> code;  // per instruction: warp * 2 + (1 if it waits on its accumulator)
   std::vector<std::uint8_t> reuse;  // per instruction: ITensorCore::kReuseA / kReuseB
+  // Per accumulator tile of a warp, what it finds in its registers: built for one (n,
+  // order) and kept, as a kernel issues the same warp tile k-sub after k-sub.
+  std::vector<std::uint8_t> reuse_of_tile;
+  int table_n = -1, table_run = -1;
+  bool table_by_columns = false;
   std::vector<int> index;
   std::vector<int> next, first_j, last_j;  // per warp
   std::vector<Cycle*> acc;                 // per warp: its accumulators' ready cycles
@@ -44,15 +49,6 @@ void issue_ksub(ITensorCore& pipe, const MmaKind& kind, const std::vector<WarpSt
   int* const code = s.code.data();
   int* const index = s.index.data();
   std::uint8_t* const reuse = s.reuse.data();
-  // Which register operands tile i of a warp finds in the registers its previous mma read:
-  // the run's shared fragment within a run; the other one only in runs of one.
-  const std::uint8_t shared = order.by_columns ? ITensorCore::kReuseB : ITensorCore::kReuseA;
-  const std::uint8_t other = order.by_columns ? ITensorCore::kReuseA : ITensorCore::kReuseB;
-  const int run = order.run;
-  const auto reused = [run, shared, other](int i) -> std::uint8_t {
-    if (run <= 0) return ITensorCore::kReuseA | ITensorCore::kReuseB;
-    return std::uint8_t((i % run != 0 ? shared : 0) | (run == 1 && i > 0 ? other : 0));
-  };
   // The issue order. An instruction is ready when its warp's fragments are in and its
   // accumulator's previous mma (of the last k-sub) is done; both are known before this
   // k-sub issues anything, so the greedy order (earliest ready first, ties to the lower
@@ -64,7 +60,6 @@ void issue_ksub(ITensorCore& pipe, const MmaKind& kind, const std::vector<WarpSt
     ready[j] = std::max(frag, a);
     code[j] = w * 2 + (a > frag ? 1 : 0);
     index[j] = i;
-    reuse[j] = reused(i);
     ++j;
   };
   if (nw == 2) {
@@ -97,7 +92,26 @@ void issue_ksub(ITensorCore& pipe, const MmaKind& kind, const std::vector<WarpSt
       emit(pick, s.next[std::size_t(pick)]++);
     }
   }
-  pipe.issue_series(ready, total, kind, reuse, s.start.data(), s.free_before.data());
+  // Which register operands each instruction finds in the registers its warp's previous
+  // mma read (only for a pipe that charges operand reads): within a run of the order, the
+  // run's shared fragment; in runs of one, the other one.
+  const bool reads = pipe.charges_operand_reads();
+  if (reads) {
+    if (s.table_n != n || s.table_run != order.run || s.table_by_columns != order.by_columns) {
+      const std::uint8_t shared = order.by_columns ? ITensorCore::kReuseB : ITensorCore::kReuseA;
+      const std::uint8_t other = order.by_columns ? ITensorCore::kReuseA : ITensorCore::kReuseB;
+      s.reuse_of_tile.resize(std::size_t(n));
+      for (int i = 0; i < n; ++i)
+        s.reuse_of_tile[std::size_t(i)] = order.run <= 0
+                                              ? ITensorCore::kReuseA | ITensorCore::kReuseB
+                                              : std::uint8_t((i % order.run != 0 ? shared : 0) |
+                                                             (order.run == 1 && i > 0 ? other : 0));
+      s.table_n = n, s.table_run = order.run, s.table_by_columns = order.by_columns;
+    }
+    for (std::size_t q = 0; q < total; ++q) reuse[q] = s.reuse_of_tile[std::size_t(index[q])];
+  }
+  pipe.issue_series(ready, total, kind, reads ? reuse : nullptr, s.start.data(),
+                    s.free_before.data());
   const Cycle* const start = s.start.data();
   const Cycle* const free_at = s.free_before.data();
   for (j = 0; j < total; ++j) {

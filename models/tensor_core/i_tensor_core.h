@@ -37,6 +37,8 @@ class ITensorCore {
   // with a register operand path does not read again. One call per k-sub instead of two
   // per instruction; implementations may loop faster.
   static constexpr std::uint8_t kReuseA = 1, kReuseB = 2;
+  // Whether issue_series reads `reuse` (a pipe with a register operand path).
+  virtual bool charges_operand_reads() const { return false; }
   virtual void issue_series(const Cycle* ready, std::size_t n, const MmaKind& k,
                             const std::uint8_t* /*reuse*/, Cycle* start, Cycle* free_before) {
     for (std::size_t j = 0; j < n; ++j) {

@@ -76,6 +76,7 @@ class MmaPipeline : public ITensorCore {
     }
     pipe_ = pipe;
   }
+  bool charges_operand_reads() const override { return spec_.reg_operand_bytes_per_cycle > 0; }
   // The interval of one kind-`k` instruction reading the register operands `reuse` leaves
   // to read (ITensorCore::kReuseA / kReuseB bits): at least the kind's interval.
   double interval_with_reuse(const MmaKind& k, unsigned reuse) const;
