@@ -8,8 +8,9 @@ TensorCoreWarps::TensorCoreWarps(const KernelMapping& map, const MmaKind& kind,
                                  const ISharedMemory& smem)
     : mma(kind),
       mma_per_warp_ksub((map.warp_m / kind.shape().m) * (map.warp_n / kind.shape().n)),
-      order(map.mma_order == "columns" ? MmaOrder{map.warp_m / kind.shape().m, true}
-                                       : MmaOrder{map.warp_n / kind.shape().n, false}),
+      order(map.mma_order == "columns"
+                ? MmaOrder{map.warp_m / kind.shape().m, true, false}
+                : MmaOrder{map.warp_n / kind.shape().n, false, map.mma_order == "serpentine"}),
       wavefronts(ldmatrix_wavefronts(map, kind, smem)),
       warps(map.warps()),
       b_buffers(map.b_fragment_buffers > 0 ? map.b_fragment_buffers : 2),

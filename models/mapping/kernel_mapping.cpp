@@ -130,10 +130,11 @@ std::vector<ParamDecl> MappingRequest::params() {
                 "the next k-sub's B while this one's mma issue, 1 only after the last mma that "
                 "read it (0: as CUTLASS's sm80 mainloops: 1 for sparse warp tiles of 64x64 and "
                 "up, else 2; docs/mapping.md)"),
-      string_param("mma_order", d.mma_order, {"rows", "columns"},
+      string_param("mma_order", d.mma_order, {"rows", "serpentine", "columns"},
                    "mma.sync / mma.sp mainloops: the order a warp issues its warp tile's mma: "
-                   "rows (A fragment reused along a row of tiles: CUTLASS's sm80 warp mma, the "
-                   "harness's dense kernel) or columns (B reused down a column: the harness's "
+                   "rows (A fragment reused along a row of tiles: the harness's dense kernel), "
+                   "serpentine (rows, every other one backwards, B also reused at the turns: "
+                   "CUTLASS's sm80 warp mma) or columns (B reused down a column: the harness's "
                    "2:4 kernel, validation/cuda/gemm_sp24.cu); it sets which fragments the "
                    "register operand path reads"),
       string_param("csr_gather_loop", d.csr_gather_loop, {"staged", "dependent"},

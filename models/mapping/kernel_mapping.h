@@ -49,9 +49,10 @@ struct KernelMapping {
   // read it (CUTLASS's sparse mainloop under register pressure). 0: not such a kernel.
   int b_fragment_buffers = 0;
   // The order a warp issues its warp tile's mma in: "rows" (a row of tiles per A fragment,
-  // A reused from one mma to the next: CUTLASS's sm80 warp mma, our dense kernel) or
-  // "columns" (a column per B fragment, B reused: our 2:4 kernel). What the register
-  // operand path reads (tensor_core.register_operand_bytes_per_cycle) follows from it.
+  // A reused from one mma to the next: our dense kernel), "serpentine" (rows, every other
+  // one backwards, so B is reused at the turns too: CUTLASS's sm80 warp mma) or "columns"
+  // (a column per B fragment, B reused: our 2:4 kernel). What the register operand path
+  // reads (tensor_core.register_operand_bytes_per_cycle) follows from it.
   std::string mma_order = "rows";
   unsigned mainloop_parts = kMainloopAll;  // MainloopPart bits the multistage kernel runs
   std::string chosen_by;                   // "config" or "heuristic: ..."
@@ -93,7 +94,7 @@ struct MappingRequest {
   int cluster_m = 0;               // warp-specialized kernels: 1, 2 or 4 (0: chosen)
   int cluster_n = 0;               // warp-specialized kernels: 1, 2 or 4 (0: chosen)
   int b_fragment_buffers = 0;      // 1 or 2 (0: as CUTLASS's mainloop for the instruction)
-  std::string mma_order = "rows";  // or "columns" (KernelMapping::mma_order)
+  std::string mma_order = "rows";  // or "serpentine", "columns" (KernelMapping::mma_order)
   unsigned mainloop_parts = kMainloopAll;  // set in code only (MainloopPart)
   // The CSR kernel's loop over a stage's nonzeros: "staged" (Sputnik: the stage's
   // activation rows loaded into registers, all in flight, before the FMAs) or "dependent"

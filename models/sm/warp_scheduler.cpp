@@ -15,7 +15,7 @@ struct KsubScratch {
   // order) and kept, as a kernel issues the same warp tile k-sub after k-sub.
   std::vector<std::uint8_t> reuse_of_tile;
   int table_n = -1, table_run = -1;
-  bool table_by_columns = false;
+  bool table_by_columns = false, table_serpentine = false;
   std::vector<int> index;
   std::vector<int> next, first_j, last_j;  // per warp
   std::vector<Cycle*> acc;                 // per warp: its accumulators' ready cycles
@@ -94,19 +94,25 @@ void issue_ksub(ITensorCore& pipe, const MmaKind& kind, const std::vector<WarpSt
   }
   // Which register operands each instruction finds in the registers its warp's previous
   // mma read (only for a pipe that charges operand reads): within a run of the order, the
-  // run's shared fragment; in runs of one, the other one.
+  // run's shared fragment; in runs of one and at serpentine turns, the other one.
   const bool reads = pipe.charges_operand_reads();
   if (reads) {
-    if (s.table_n != n || s.table_run != order.run || s.table_by_columns != order.by_columns) {
+    if (s.table_n != n || s.table_run != order.run || s.table_by_columns != order.by_columns ||
+        s.table_serpentine != order.serpentine) {
       const std::uint8_t shared = order.by_columns ? ITensorCore::kReuseB : ITensorCore::kReuseA;
       const std::uint8_t other = order.by_columns ? ITensorCore::kReuseA : ITensorCore::kReuseB;
       s.reuse_of_tile.resize(std::size_t(n));
-      for (int i = 0; i < n; ++i)
-        s.reuse_of_tile[std::size_t(i)] = order.run <= 0
-                                              ? ITensorCore::kReuseA | ITensorCore::kReuseB
-                                              : std::uint8_t((i % order.run != 0 ? shared : 0) |
-                                                             (order.run == 1 && i > 0 ? other : 0));
+      for (int i = 0; i < n; ++i) {
+        // The other operand is shared with the previous mma in runs of one, and at a
+        // serpentine order's turns (a run's first mma after the previous run's last).
+        const bool turn =
+            order.run > 0 && i > 0 && (order.run == 1 || (order.serpentine && i % order.run == 0));
+        s.reuse_of_tile[std::size_t(i)] =
+            order.run <= 0 ? ITensorCore::kReuseA | ITensorCore::kReuseB
+                           : std::uint8_t((i % order.run != 0 ? shared : 0) | (turn ? other : 0));
+      }
       s.table_n = n, s.table_run = order.run, s.table_by_columns = order.by_columns;
+      s.table_serpentine = order.serpentine;
     }
     for (std::size_t q = 0; q < total; ++q) reuse[q] = s.reuse_of_tile[std::size_t(index[q])];
   }

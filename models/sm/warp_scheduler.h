@@ -21,11 +21,14 @@ struct WarpState {
 // The order a warp issues its warp tile's mma in, which says which fragments each one
 // finds in the registers its previous mma read: runs of `run` tiles sharing an A
 // fragment (a row, by_columns false) or a B fragment (a column, by_columns true); a run of
-// one shares the other operand instead. run 0: the operands stay in the same registers
-// throughout (a microbenchmark's chains).
+// one shares the other operand instead; serpentine runs turn at their ends (every other
+// run backwards), so a run's first mma shares the other operand with the previous run's
+// last. run 0: the operands stay in the same registers throughout (a microbenchmark's
+// chains).
 struct MmaOrder {
   int run = 0;
   bool by_columns = false;
+  bool serpentine = false;
 };
 
 // Issue `n` mma instructions (one per accumulator tile) for each warp in `warps` on

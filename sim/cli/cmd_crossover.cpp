@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -49,13 +50,18 @@ std::string joined(const Args& args) {
 // arguments as they are (no shell), so a name or value with quotes is only a value.
 double run_point(const std::string& exe, const Args& args, const std::string& dir) {
   check_output_dir("--out", dir);
+  std::error_code ec;
+  std::filesystem::remove(dir + "/stats.json",
+                          ec);  // an earlier run's must not be read as this one's
   Args argv{exe, "run"};
   argv.insert(argv.end(), args.begin(), args.end());
   argv.insert(argv.end(), {"-q", "--out", dir});
   const pid_t pid = sweep::spawn_child(argv, dir + ".log");
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR)
+      throw InputError("crossover: cannot wait for `stcsim run " + joined(args) +
+                       "`: " + std::strerror(errno));
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     std::ifstream log(dir + ".log");
     std::stringstream ss;

@@ -237,9 +237,7 @@ Command add_run_command(CLI::App& app) {
     if (given("--out")) check_output_dir("--out", o->out);
     if (given("--vcd")) {
       check_output_file("--vcd", o->vcd);
-      // SystemC writes BASE.vcd: the name given, with .vcd added when it lacks it.
-      const bool has_ext = o->vcd.size() > 4 && o->vcd.substr(o->vcd.size() - 4) == ".vcd";
-      const std::string file = has_ext ? o->vcd : o->vcd + ".vcd";
+      const std::string file = vcd_file_name(o->vcd);
       std::error_code ec;
       if (std::filesystem::is_directory(file, ec))
         throw InputError("--vcd " + o->vcd + ": " + file + " is a directory, expected a file name");

@@ -121,7 +121,7 @@ Command add_sweep_command(CLI::App& app) {
     ro.jobs = o->jobs;
     ro.shard = shard;
     ro.retry_failed = o->retry_failed;
-    ro.timeout_s = o->timeout.empty() ? 0 : number_at_least("--timeout", o->timeout, 0, false);
+    ro.timeout_s = sub->count("--timeout") ? number_at_least("--timeout", o->timeout, 0, false) : 0;
     ro.progress = !o->quiet;
     sweep::RunSummary r;
     try {

@@ -3,6 +3,7 @@
 // let `--seed -1` wrap, `--unstructured nan` pass its range check and `--batch -5` through.
 #pragma once
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <regex>
 #include <string>
@@ -36,11 +37,13 @@ inline double number_at_least(const std::string& option, const std::string& text
                               bool inclusive) {
   double v = 0;
   const std::string why = parse_decimal_double(text, v);
-  if (!why.empty() || !(inclusive ? v >= lo : v > lo))
+  if (!why.empty() || !(inclusive ? v >= lo : v > lo)) {
+    char bound[32];
+    std::snprintf(bound, sizeof bound, "%g", lo);
     throw InputError(option + ": expected a decimal number " +
-                     (inclusive ? "of at least " : "above ") +
-                     std::to_string(lo).substr(0, std::to_string(lo).find('.')) + ", got '" + text +
-                     "'" + (why.empty() ? "" : " (" + why + ")"));
+                     (inclusive ? "of at least " : "above ") + bound + ", got '" + text + "'" +
+                     (why.empty() ? "" : " (" + why + ")"));
+  }
   return v;
 }
 

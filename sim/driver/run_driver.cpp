@@ -144,8 +144,8 @@ RunResult run_simulation(const RunRequest& req) {
   gpu.set_ops(ops);
   sc_core::sc_trace_file* tf = nullptr;
   if (!req.vcd_path.empty()) {
-    std::string base = req.vcd_path;
-    if (base.size() > 4 && base.substr(base.size() - 4) == ".vcd") base.resize(base.size() - 4);
+    std::string base = vcd_file_name(req.vcd_path);
+    base.resize(base.size() - 4);  // SystemC adds the .vcd
     tf = sc_core::sc_create_vcd_trace_file(base.c_str());
     tf->set_time_unit(1, sc_core::SC_NS);  // one VCD time unit = one core cycle
     gpu.trace(tf, req.vcd_signals.empty() ? std::vector<std::string>{"all"} : req.vcd_signals);

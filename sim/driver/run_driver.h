@@ -18,7 +18,7 @@ class StagedFiles;
 struct RunRequest {
   Config config;
   std::vector<GemmOp> ops;
-  std::string vcd_path;                  // empty: no waveform
+  std::string vcd_path;                  // empty: no waveform (file: vcd_file_name)
   std::vector<std::string> vcd_signals;  // default: all
   bool compare_dense = true;             // run each sparse GEMM's dense twin too
   bool functional = false;               // also compute output values (functional_run.h)
@@ -56,5 +56,11 @@ OpResult total_of(const std::vector<OpResult>& ops);
 // (REFERENCE: R3 = W_dense/W_sparse x E_sparse/E_dense x P_sparse/P_dense, with work in
 // real multiplies, P the tensor cores' peak rate of real multiplies, E = achieved / P).
 void compare_with_dense(OpResult& sparse, const OpResult& dense);
+
+// The file SystemC writes for --vcd NAME: NAME, with .vcd added when it lacks it.
+inline std::string vcd_file_name(const std::string& name) {
+  const bool has_ext = name.size() > 4 && name.compare(name.size() - 4, 4, ".vcd") == 0;
+  return has_ext ? name : name + ".vcd";
+}
 
 }  // namespace stcsim

@@ -99,6 +99,15 @@ TEST_CASE("tc_register_operand_path_charges_unreused_fragments", "[tensor_core]"
     issue_ksub(pipe, kFp16, {&w}, 8, {2, true}, 0, st);
     CHECK(w.last_issue == 64);
   }
+  {
+    // Serpentine rows of 4 (CUTLASS's order): the second row's first mma reuses the first
+    // row's last B, so it reads accumulators and A (1024 B = 8): 0 10 16 22 | 28 36 42 48.
+    MmaPipeline pipe(s);
+    WarpState w;
+    w.acc_ready.assign(8, 0);
+    issue_ksub(pipe, kFp16, {&w}, 8, {4, false, true}, 0, st);
+    CHECK(w.last_issue == 48);
+  }
   // mma.sp m16n8k32 2:4: A compressed to 512 B plus 64 B of metadata (2 bits a kept element),
   // B 32 x 8 x 2 = 512 B; the pipe's interval (ii 6 here) is the floor.
   const MmaKind sp{Dtype::FP16, {2, 4}};

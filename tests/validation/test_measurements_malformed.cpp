@@ -102,3 +102,22 @@ TEST_CASE("measurements_csr_gather_loop_defaults_to_the_harness_and_is_checked",
   CHECK_THROWS_WITH(load_measurements(bad),
                     Contains("gemms[0].csr.gather_loop") && Contains("prefetched"));
 }
+
+// Our 2:4 kernel issues its warp tile column by column (validation/cuda/gemm_sp24.cu), the
+// dense one row by row: validate simulates each in its own order.
+TEST_CASE("measurements_our_2_4_kernel_is_simulated_in_its_mma_order",
+          "[validation][measurements]") {
+  MeasuredGemm g =
+      load_measurements(write_temp("order.json", file_with_gemm_fields("")))[0].gemms[0];
+  std::vector<std::string> args;
+  std::string why;
+  g.kernel = "stcsim_sp24";
+  REQUIRE(simulation_args(g, "h100", std::nullopt, {}, args, why));
+  CHECK(std::find(args.begin(), args.end(), "mapping.mma_order=columns") != args.end());
+  for (const char* k : {"stcsim_dense", "cusparselt", "torch_24_cutlass"}) {
+    g.kernel = k;
+    args.clear();
+    REQUIRE(simulation_args(g, "h100", std::nullopt, {}, args, why));
+    CHECK(std::find(args.begin(), args.end(), "mapping.mma_order=columns") == args.end());
+  }
+}
