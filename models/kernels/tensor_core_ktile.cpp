@@ -13,6 +13,9 @@ TensorCoreWarps::TensorCoreWarps(const KernelMapping& map, const MmaKind& kind,
                 : MmaOrder{map.warp_n / kind.shape().n, false, map.mma_order == "serpentine"}),
       wavefronts(ldmatrix_wavefronts(map, kind, smem)),
       warps(map.warps()),
+      fragment_bytes(kind.shape().k *
+                     (map.warp_m * (kind.a_bytes_per_k() + kind.meta_bytes_per_k()) +
+                      map.warp_n * double(input_bytes(kind.dtype)))),
       b_buffers(map.b_fragment_buffers > 0 ? map.b_fragment_buffers : 2),
       parts(map.mainloop_parts) {}
 
@@ -39,7 +42,8 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
       // Fragments of k-sub `sub` load while the warp's mma of `sub-1` issue.
       const FragmentReads& f = t.wavefronts[std::size_t(w)][std::size_t(sub)];
       const Cycle ready = sub == 0 && sync ? barrier : std::max(barrier, ws.first_issue);
-      if (!frags && !(sub == 0 && cause == StallCause::CtaBoundary)) {
+      const bool load = frags || (sub == 0 && cause == StallCause::CtaBoundary);
+      if (!load) {
         ws.frag_ready = ready;  // the fragments loaded before the loop, reused
       } else if (t.b_buffers == 2) {
         ws.frag_ready = sm.smem.read(ready, f.total());
@@ -51,6 +55,9 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
         const Cycle b_done = sm.smem.read(std::max(barrier, ws.last_issue + 1), f.b);
         ws.frag_ready = std::max(a_done, b_done);
       }
+      if (load)  // the fragments are written into the registers of the warp's sub-core
+        sm.pipes[std::size_t((slot * nwarps + w) % nsub)]->write_registers(ws.frag_ready,
+                                                                           t.fragment_bytes);
       ws.frag_cause = sub == 0 ? cause : StallCause::Operand;
     }
     // cp.async writes of a stage trickle into shared memory while the previous one is

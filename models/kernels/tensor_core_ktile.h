@@ -24,6 +24,9 @@ struct TensorCoreWarps {
   // [warp][k-sub within a k-tile] ldmatrix wavefronts of A (+ metadata) and of B
   std::vector<std::vector<FragmentReads>> wavefronts;
   int warps = 0;
+  // Bytes of fragments one warp's ldmatrix bring into its registers a k-sub: A (with the
+  // metadata of a sparse kind) and B.
+  double fragment_bytes = 0;
   int b_buffers = 2;  // KernelMapping::b_fragment_buffers: 1 reloads B after its last mma
   unsigned parts = kMainloopAll;  // KernelMapping::mainloop_parts
 

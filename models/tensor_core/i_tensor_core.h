@@ -46,6 +46,10 @@ class ITensorCore {
       start[j] = issue(ready[j], k);
     }
   }
+  // `bytes` of fragments (ldmatrix results) written into a warp's registers, landing at
+  // cycle `landed`; a pipe whose register path carries them charges them there (the
+  // default, and a pipe without such a path, ignores them).
+  virtual void write_registers(Cycle /*landed*/, double /*bytes*/) {}
   virtual Cycle busy_cycles() const = 0;
   // The accumulation model of its arithmetic (a models/numerics preset name), used when
   // the simulator computes output values.

@@ -56,6 +56,11 @@ std::vector<ParamDecl> MmaPipelineSpec::params() {
       "register operand bytes (A with its metadata, B, the 32-bit accumulators) a sub-core's "
       "mma.sync / mma.sp reads per cycle; an A or B fragment in the registers the warp's "
       "previous mma read is reused, not read again (0: unlimited)"));
+  out.push_back(int_param(
+      "fragment_writes_on_register_path", "", def.fragment_writes_on_path ? 1 : 0, 0, 1,
+      "1: the fragments a warp's ldmatrix write into its registers take the register operand "
+      "path as well, for their bytes, ending as they land (the register file's banks serve the "
+      "writes and the operand reads); 0: the path carries only the reads"));
   out.push_back(
       string_param("numerics", def.numerics, numerics::accumulation_preset_names(),
                    "accumulation model of the dot products (models/numerics): block size, "
@@ -91,6 +96,7 @@ MmaPipelineSpec MmaPipelineSpec::from(const ParamSet& p) {
   s.wgmma_b_bytes_per_cycle = p.get_float("wgmma_b_bytes_per_cycle");
   s.metadata_bits_per_cycle = p.get_float("metadata_bits_per_cycle");
   s.reg_operand_bytes_per_cycle = p.get_float("register_operand_bytes_per_cycle");
+  s.fragment_writes_on_path = p.get_int("fragment_writes_on_register_path") != 0;
   s.numerics = p.get_string("numerics");
   return s;
 }

@@ -43,6 +43,9 @@ struct MmaPipelineSpec {
   // reads from the sub-core's register file per cycle (0: unlimited); an A or B fragment
   // in the registers the warp's previous mma read is not read again (operand reuse).
   double reg_operand_bytes_per_cycle = 0;
+  // Whether the fragments a warp's ldmatrix write into the registers take that path too
+  // (the register file's banks serve the writes and the operand reads).
+  bool fragment_writes_on_path = false;
   std::string numerics = "ieee_sequential";  // accumulation model (models/numerics presets)
 
   static std::vector<ParamDecl> params();
@@ -77,6 +80,13 @@ class MmaPipeline : public ITensorCore {
     pipe_ = pipe;
   }
   bool charges_operand_reads() const override { return spec_.reg_operand_bytes_per_cycle > 0; }
+  void write_registers(Cycle landed, double bytes) override {
+    if (!spec_.fragment_writes_on_path || spec_.reg_operand_bytes_per_cycle <= 0) return;
+    // The writes end as the fragment lands: free where the path is idle, queued behind
+    // the mma reads already on it where it is busy.
+    const double cycles = bytes / spec_.reg_operand_bytes_per_cycle;
+    pipe_.reserve(landed - cycles, cycles);
+  }
   // The interval of one kind-`k` instruction reading the register operands `reuse` leaves
   // to read (ITensorCore::kReuseA / kReuseB bits): at least the kind's interval.
   double interval_with_reuse(const MmaKind& k, unsigned reuse) const;

@@ -120,6 +120,48 @@ TEST_CASE("tc_register_operand_path_charges_unreused_fragments", "[tensor_core]"
   CHECK(MmaPipeline(spec(6, 24)).interval_with_reuse(kFp16, 0) == 6);
 }
 
+// Fragment writes on the register path (128 B/clk): 1024 B of ldmatrix results take 8
+// cycles ending as they land. On an idle path they fit before the landing and the warp's
+// first mma issues as the fragment lands; behind a k-sub's reads (the path busy until 56)
+// they queue, 56 -> 64, and the next k-sub's first mma issues at 64, not 56.
+TEST_CASE("tc_register_path_carries_fragment_writes", "[tensor_core]") {
+  MmaPipelineSpec s = spec(6, 24);
+  s.reg_operand_bytes_per_cycle = 128;
+  s.fragment_writes_on_path = true;
+  StallCounters st;
+  {
+    MmaPipeline pipe(s);
+    pipe.write_registers(100, 1024);  // occupies [92, 100)
+    CHECK(pipe.free_at() == 100);
+    WarpState w;
+    w.acc_ready.assign(8, 0);
+    w.frag_ready = 100;
+    issue_ksub(pipe, kFp16, {&w}, 8, {4, false}, 0, st);  // 100 110 116 122 | 128 ...
+    CHECK(w.first_issue == 100);
+    CHECK(w.last_issue == 150);
+  }
+  for (const bool on : {true, false}) {
+    MmaPipelineSpec t = s;
+    t.fragment_writes_on_path = on;
+    MmaPipeline pipe(t);
+    WarpState w;
+    w.acc_ready.assign(8, 0);
+    issue_ksub(pipe, kFp16, {&w}, 8, {4, false}, 0, st);  // the path busy until 56
+    pipe.write_registers(30, 1024);                       // landed during those reads
+    w.frag_ready = 30;
+    issue_ksub(pipe, kFp16, {&w}, 8, {4, false}, 0, st);
+    INFO("fragment writes on the path: " << on);
+    CHECK(w.first_issue == (on ? 64 : 56));
+    CHECK(pipe.busy_cycles() == (on ? 120 : 112));
+  }
+  // Without a register path the switch charges nothing.
+  MmaPipelineSpec u = spec(6, 24);
+  u.fragment_writes_on_path = true;
+  MmaPipeline free_path(u);
+  free_path.write_registers(100, 1024);
+  CHECK(free_path.free_at() == 0);
+}
+
 TEST_CASE("tc_warp_scheduler_accumulator_dependency_stalls", "[tensor_core]") {
   // One warp, one accumulator: each mma waits for the previous result (latency 24).
   MmaPipeline pipe(spec(8, 24));
