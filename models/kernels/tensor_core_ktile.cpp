@@ -55,10 +55,14 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
         const Cycle b_done = sm.smem.read(std::max(barrier, ws.last_issue + 1), f.b);
         ws.frag_ready = std::max(a_done, b_done);
       }
-      if (load)  // the fragments are written into the registers of the warp's sub-core
-        sm.pipes[std::size_t((slot * nwarps + w) % nsub)]->write_registers(ws.frag_ready,
-                                                                           t.fragment_bytes);
       ws.frag_cause = sub == 0 ? cause : StallCause::Operand;
+      if (load) {  // the fragments are written into the registers of the warp's sub-core;
+        // the pipe's wait for them before the writes is the fragments' stall, as it is
+        // before an mma when the writes take no path
+        ITensorCore& pipe = *sm.pipes[std::size_t((slot * nwarps + w) % nsub)];
+        const Cycle idle = pipe.write_registers(ws.frag_ready, t.fragment_bytes, sm.op_start);
+        if (idle > 0) sm.counters.stalls.add(ws.frag_cause, idle);
+      }
     }
     // cp.async writes of a stage trickle into shared memory while the previous one is
     // consumed; charge them to the port in slices behind each k-sub's fragment reads.

@@ -48,8 +48,12 @@ class ITensorCore {
   }
   // `bytes` of fragments (ldmatrix results) written into a warp's registers, landing at
   // cycle `landed`; a pipe whose register path carries them charges them there (the
-  // default, and a pipe without such a path, ignores them).
-  virtual void write_registers(Cycle /*landed*/, double /*bytes*/) {}
+  // default, and a pipe without such a path, ignores them). Returns the cycles the pipe
+  // stood idle (from `not_before` on) before the writes began: the wait for the fragments
+  // that the next mma would otherwise have been charged with.
+  virtual Cycle write_registers(Cycle /*landed*/, double /*bytes*/, Cycle /*not_before*/) {
+    return 0;
+  }
   virtual Cycle busy_cycles() const = 0;
   // The accumulation model of its arithmetic (a models/numerics preset name), used when
   // the simulator computes output values.

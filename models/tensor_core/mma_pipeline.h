@@ -80,12 +80,13 @@ class MmaPipeline : public ITensorCore {
     pipe_ = pipe;
   }
   bool charges_operand_reads() const override { return spec_.reg_operand_bytes_per_cycle > 0; }
-  void write_registers(Cycle landed, double bytes) override {
-    if (!spec_.fragment_writes_on_path || spec_.reg_operand_bytes_per_cycle <= 0) return;
+  Cycle write_registers(Cycle landed, double bytes, Cycle not_before) override {
+    if (!spec_.fragment_writes_on_path || spec_.reg_operand_bytes_per_cycle <= 0) return 0;
     // The writes end as the fragment lands: free where the path is idle, queued behind
     // the mma reads already on it where it is busy.
     const double cycles = bytes / spec_.reg_operand_bytes_per_cycle;
-    pipe_.reserve(landed - cycles, cycles);
+    const Cycle idle_from = std::max(pipe_.free_at(), not_before);
+    return std::max(0.0, pipe_.reserve(landed - cycles, cycles) - idle_from);
   }
   // The interval of one kind-`k` instruction reading the register operands `reuse` leaves
   // to read (ITensorCore::kReuseA / kReuseB bits): at least the kind's interval.

@@ -131,7 +131,7 @@ TEST_CASE("tc_register_path_carries_fragment_writes", "[tensor_core]") {
   StallCounters st;
   {
     MmaPipeline pipe(s);
-    pipe.write_registers(100, 1024);  // occupies [92, 100)
+    CHECK(pipe.write_registers(100, 1024, 0) == 92);  // occupies [92, 100): idle from 0 to 92
     CHECK(pipe.free_at() == 100);
     WarpState w;
     w.acc_ready.assign(8, 0);
@@ -147,7 +147,7 @@ TEST_CASE("tc_register_path_carries_fragment_writes", "[tensor_core]") {
     WarpState w;
     w.acc_ready.assign(8, 0);
     issue_ksub(pipe, kFp16, {&w}, 8, {4, false}, 0, st);  // the path busy until 56
-    pipe.write_registers(30, 1024);                       // landed during those reads
+    CHECK(pipe.write_registers(30, 1024, 0) == 0);        // landed during those reads: no idle
     w.frag_ready = 30;
     issue_ksub(pipe, kFp16, {&w}, 8, {4, false}, 0, st);
     INFO("fragment writes on the path: " << on);
@@ -158,7 +158,7 @@ TEST_CASE("tc_register_path_carries_fragment_writes", "[tensor_core]") {
   MmaPipelineSpec u = spec(6, 24);
   u.fragment_writes_on_path = true;
   MmaPipeline free_path(u);
-  free_path.write_registers(100, 1024);
+  CHECK(free_path.write_registers(100, 1024, 0) == 0);
   CHECK(free_path.free_at() == 0);
 }
 
