@@ -267,14 +267,30 @@ const OpStat map_cluster_n{
      StatTotal::kNone, kKernel},
     computed<OpResult>([](const OpResult& r) { return r.mapping.cluster_n; }),
     warp_specialized};
-// Multistage mma.sync / mma.sp kernels only: how their warps buffer B fragments.
+// Multistage mma.sync / mma.sp kernels only: how their warps buffer B fragments, the order
+// they issue their mma in and where they sync.
+bool multistage_mma(const OpResult& r) { return r.mapping.b_fragment_buffers > 0; }
 const OpStat map_b_fragment_buffers{
     {"mapping.b_fragment_buffers", "buffers",
      "register buffers per warp for B fragments: 2 loads the next k-sub's B while this one's "
      "mma issue, 1 only after the last mma that read it",
      StatTotal::kNone, kKernel},
     computed<OpResult>([](const OpResult& r) { return r.mapping.b_fragment_buffers; }),
-    [](const OpResult& r) { return r.mapping.b_fragment_buffers > 0; }};
+    multistage_mma};
+const OpStat map_mma_order{
+    {"mapping.mma_order", "-",
+     "the order a warp issues its warp tile's mma: rows, serpentine or columns (which fragments "
+     "the register operand path reads)",
+     StatTotal::kNone, kKernel},
+    computed<OpResult>([](const OpResult& r) { return r.mapping.mma_order; }),
+    multistage_mma};
+const OpStat map_barrier_point{
+    {"mapping.barrier_point", "-",
+     "where the warps wait for the next stage and sync: last_ksub (CUTLASS's sm80) or ktile_end "
+     "(the validation harness's kernels)",
+     StatTotal::kNone, kKernel},
+    computed<OpResult>([](const OpResult& r) { return r.mapping.barrier_point; }),
+    multistage_mma};
 const OpStat map_chosen_by{
     {"mapping.chosen_by", "-", "the config, or the heuristic's choice and its estimate",
      StatTotal::kNone, kKernel},

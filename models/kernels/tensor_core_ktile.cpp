@@ -17,7 +17,8 @@ TensorCoreWarps::TensorCoreWarps(const KernelMapping& map, const MmaKind& kind,
                      (map.warp_m * (kind.a_bytes_per_k() + kind.meta_bytes_per_k()) +
                       map.warp_n * double(input_bytes(kind.dtype)))),
       b_buffers(map.b_fragment_buffers > 0 ? map.b_fragment_buffers : 2),
-      parts(map.mainloop_parts) {}
+      parts(map.mainloop_parts),
+      sync_at_ktile_end(map.barrier_point == "ktile_end") {}
 
 std::vector<WarpState> TensorCoreWarps::fresh_warps() const {
   std::vector<WarpState> w(static_cast<std::size_t>(warps));
@@ -89,8 +90,9 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
   }
   if (!sync) barrier_ready = warps.empty() ? barrier_ready : warps.front().first_issue;
   for (const auto& w : warps) {
-    if (sync)
-      barrier_ready = std::max(barrier_ready, w.first_issue);  // first mma of the last k-sub
+    if (sync)  // every warp at its first mma of the last k-sub, or after its last mma
+      barrier_ready =
+          std::max(barrier_ready, t.sync_at_ktile_end ? w.last_issue + 1 : w.first_issue);
     else
       barrier_ready = std::min(barrier_ready, w.first_issue);  // the first warp through
     mma_done = std::max(mma_done, w.last_done);

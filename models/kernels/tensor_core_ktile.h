@@ -28,7 +28,8 @@ struct TensorCoreWarps {
   // metadata of a sparse kind) and B.
   double fragment_bytes = 0;
   int b_buffers = 2;  // KernelMapping::b_fragment_buffers: 1 reloads B after its last mma
-  unsigned parts = kMainloopAll;  // KernelMapping::mainloop_parts
+  unsigned parts = kMainloopAll;   // KernelMapping::mainloop_parts
+  bool sync_at_ktile_end = false;  // KernelMapping::barrier_point "ktile_end"
 
   TensorCoreWarps() = default;
   TensorCoreWarps(const KernelMapping& map, const MmaKind& kind, const ISharedMemory& smem);
@@ -36,7 +37,8 @@ struct TensorCoreWarps {
 };
 
 // Compute `k_elems` of K on `warps` (the CTA in resident slot `slot`) from `barrier`;
-// raises barrier_ready to the first mma of the last k-sub and mma_done to the last result.
+// raises barrier_ready to the first mma of the last k-sub (the cycle after the last mma,
+// when t.sync_at_ktile_end) and mma_done to the last result.
 // Without all of t.parts (the mainloop-anatomy benchmark): no barrier, each warp starts the
 // k-tile from its own last k-sub and barrier_ready is the earliest warp's; no fragments,
 // they are loaded at the CTA's first k-sub only (`cause` CtaBoundary) and reused; no mma,

@@ -137,6 +137,12 @@ std::vector<ParamDecl> MappingRequest::params() {
                    "CUTLASS's sm80 warp mma) or columns (B reused down a column: the harness's "
                    "2:4 kernel, validation/cuda/gemm_sp24.cu); it sets which fragments the "
                    "register operand path reads"),
+      string_param("barrier_point", d.barrier_point, {"last_ksub", "ktile_end"},
+                   "mma.sync / mma.sp mainloops: where the warps wait for the next stage and "
+                   "sync: last_ksub (once every warp has begun its last k-sub, the next k-tile's "
+                   "first fragments loading under its mma: CUTLASS's sm80 mainloops) or ktile_end "
+                   "(after each warp's last mma of the k-tile, the first fragments after it: the "
+                   "validation harness's kernels)"),
       string_param("csr_gather_loop", d.csr_gather_loop, {"staged", "dependent"},
                    "the CSR kernel's loop over a stage's nonzeros: staged (Sputnik: the stage's "
                    "activation rows gathered into registers together, then the FMAs) or "
@@ -170,6 +176,7 @@ MappingRequest MappingRequest::from(const ParamSet& p) {
   r.b_fragment_buffers = int(p.get_int("b_fragment_buffers"));
   r.csr_gather_loop = p.get_string("csr_gather_loop");
   r.mma_order = p.get_string("mma_order");
+  r.barrier_point = p.get_string("barrier_point");
   return r;
 }
 
@@ -388,6 +395,7 @@ std::vector<ScoredMapping> score_mappings(const GemmOp& op, const ChooserHardwar
     m.layout = req.layout;
     m.mainloop_parts = req.mainloop_parts;
     m.mma_order = req.mma_order;
+    m.barrier_point = req.barrier_point;
     m.b_fragment_buffers = req.b_fragment_buffers
                                ? req.b_fragment_buffers
                                : cutlass_b_fragment_buffers(m.warp_m, m.warp_n, op.kind());

@@ -54,6 +54,12 @@ struct KernelMapping {
   // (a column per B fragment, B reused: our 2:4 kernel). What the register operand path
   // reads (tensor_core.register_operand_bytes_per_cycle) follows from it.
   std::string mma_order = "rows";
+  // Where a mma.sync / mma.sp mainloop waits for its next stage and syncs the CTA:
+  // "last_ksub" (once every warp has begun its last k-sub; the next k-tile's first fragments
+  // load under that k-sub's mma: CUTLASS's sm80 mainloops) or "ktile_end" (after each
+  // warp's last mma of the k-tile; the first fragments only after it: the harness's
+  // kernels, validation/cuda/dense_mainloop.cuh and gemm_sp24.cu).
+  std::string barrier_point = "last_ksub";
   unsigned mainloop_parts = kMainloopAll;  // MainloopPart bits the multistage kernel runs
   std::string chosen_by;                   // "config" or "heuristic: ..."
 
@@ -95,7 +101,8 @@ struct MappingRequest {
   int cluster_n = 0;               // warp-specialized kernels: 1, 2 or 4 (0: chosen)
   int b_fragment_buffers = 0;      // 1 or 2 (0: as CUTLASS's mainloop for the instruction)
   std::string mma_order = "rows";  // or "serpentine", "columns" (KernelMapping::mma_order)
-  unsigned mainloop_parts = kMainloopAll;  // set in code only (MainloopPart)
+  std::string barrier_point = "last_ksub";  // or "ktile_end" (KernelMapping::barrier_point)
+  unsigned mainloop_parts = kMainloopAll;   // set in code only (MainloopPart)
   // The CSR kernel's loop over a stage's nonzeros: "staged" (Sputnik: the stage's
   // activation rows loaded into registers, all in flight, before the FMAs) or "dependent"
   // (each nonzero's gather issued after the previous one's data is used).

@@ -57,7 +57,7 @@ std::vector<ParamDecl> MmaPipelineSpec::params() {
       "mma.sync / mma.sp reads per cycle; an A or B fragment in the registers the warp's "
       "previous mma read is reused, not read again (0: unlimited)"));
   out.push_back(int_param(
-      "fragment_writes_on_register_path", "", def.fragment_writes_on_path ? 1 : 0, 0, 1,
+      "fragment_writes_on_register_path", "0 or 1", def.fragment_writes_on_path ? 1 : 0, 0, 1,
       "1: the fragments a warp's ldmatrix write into its registers take the register operand "
       "path as well, for their bytes, ending as they land (the register file's banks serve the "
       "writes and the operand reads); 0: the path carries only the reads"));

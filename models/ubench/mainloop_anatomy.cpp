@@ -76,6 +76,7 @@ class MainloopAnatomy : public IMicrobenchmark {
         req.warp_m = t.warp_m, req.warp_n = t.warp_n, req.stages = t.stages;
         req.swizzle = 8, req.split_k = 1;  // as the harness launches it
         req.mainloop_parts = v.parts;
+        req.barrier_point = "ktile_end";  // the harness's loop syncs after the k-tile's last mma
         const KernelEnv pinned{env.num_sms,
                                env.clock_mhz,
                                env.sm,

@@ -121,3 +121,22 @@ TEST_CASE("measurements_our_2_4_kernel_is_simulated_in_its_mma_order",
     CHECK(std::find(args.begin(), args.end(), "mapping.mma_order=columns") == args.end());
   }
 }
+
+// Our kernels sync at the top of each k-tile, after the last mma of the one before
+// (validation/cuda/dense_mainloop.cuh, gemm_sp24.cu); the libraries at CUTLASS's last k-sub.
+TEST_CASE("measurements_our_kernels_are_simulated_with_their_barrier_point",
+          "[validation][measurements]") {
+  MeasuredGemm g =
+      load_measurements(write_temp("barrier.json", file_with_gemm_fields("")))[0].gemms[0];
+  std::string why;
+  for (const char* k :
+       {"stcsim_dense", "stcsim_sp24", "cublas", "cusparselt", "torch_24_cutlass"}) {
+    g.kernel = k;
+    std::vector<std::string> args;
+    REQUIRE(simulation_args(g, "h100", std::nullopt, {}, args, why));
+    const bool ours = std::string(k).rfind("stcsim_", 0) == 0;
+    INFO(k);
+    CHECK((std::find(args.begin(), args.end(), "mapping.barrier_point=ktile_end") != args.end()) ==
+          ours);
+  }
+}
