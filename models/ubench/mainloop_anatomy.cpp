@@ -4,8 +4,11 @@
 // parts of its mainloop left out (KernelMapping::mainloop_parts): no copies after the
 // prologue, no per-k-tile barrier, no fragment loads, no mma. The GPU's figures say where
 // an Ampere-style kernel's time goes; these say where the model puts it, part by part.
-// As on the GPU: one launch to warm up, then the timed one (back to back, no L2 flush);
-// TFLOP/s are the whole GEMM's flops over the launch's time at the SM clock.
+// The harness's 2:4 kernel the same way (mainloop_sp24_*): 2:4 f16 on mma.sp, simulated as
+// validate simulates stcsim_sp24 (a column of mma.sp per B fragment, the barrier after the
+// k-tile's last mma). As on the GPU: one launch to warm up, then the timed one (back to
+// back, no L2 flush); TFLOP/s are the whole (dense) GEMM's flops over the launch's time at
+// the SM clock.
 #include <string>
 
 #include "models/kernels/i_kernel.h"
@@ -45,8 +48,37 @@ std::string tile_name(const Tile& t) {
          std::to_string(t.stages);
 }
 
-std::string figure(const Tile& t, const Variant& v) {
-  return "mainloop_dense_" + tile_name(t) + "_" + v.name;
+// The harness's two kernels of the anatomy: dense on mma.sync, 2:4 on mma.sp.
+struct Kernel {
+  const char* name;
+  NmSparsity sparsity;
+  const char* mma_order;  // as validate simulates the harness's kernel (simulate.cpp)
+};
+const Kernel kKernels[] = {{"dense", {}, "rows"}, {"sp24", {2, 4}, "columns"}};
+
+std::string figure(const Kernel& k, const Tile& t, const Variant& v) {
+  return std::string("mainloop_") + k.name + "_" + tile_name(t) + "_" + v.name;
+}
+
+GemmOp anatomy_op(const Kernel& k) {
+  GemmOp g;
+  g.name = "mainloop_anatomy";
+  g.m = g.n = g.k = kSize;
+  g.dtype = Dtype::FP16;
+  g.sparsity = k.sparsity;
+  return g;
+}
+
+// Why kernel k cannot run at tile t here (empty: it can): a GPU whose CTAs get less shared
+// memory than the tile's stages need (a V100's 96 KiB) fails the launch, as the harness's does.
+std::string tile_cannot_run(const Kernel& k, const Tile& t, const KernelEnv& env) {
+  KernelMapping m;
+  m.cta_m = t.cta_m, m.cta_n = t.cta_n, m.cta_k = t.cta_k, m.stages = t.stages;
+  const std::int64_t need = m.smem_bytes(anatomy_op(k).kind());
+  if (need <= env.sm.max_smem_per_cta_bytes) return {};
+  return "the tile's " + std::to_string(t.stages) + " stages need " + std::to_string(need) +
+         " bytes of shared memory, more than the " + std::to_string(env.sm.max_smem_per_cta_bytes) +
+         " a CTA may use";
 }
 
 class MainloopAnatomy : public IMicrobenchmark {
@@ -54,64 +86,76 @@ class MainloopAnatomy : public IMicrobenchmark {
   std::string name() const override { return "mainloop_anatomy"; }
   std::vector<std::string> figures() const override {
     std::vector<std::string> f;
-    for (const Tile& t : kTiles)
-      for (const Variant& v : kVariants) f.push_back(figure(t, v) + "|throughput");
+    for (const Kernel& k : kKernels)
+      for (const Tile& t : kTiles)
+        for (const Variant& v : kVariants) f.push_back(figure(k, t, v) + "|throughput");
     return f;
   }
   std::string cannot_run(const KernelEnv& env) const override {
-    return KernelRegistry::get("multistage_gemm").cannot_run(op(), env);
+    return KernelRegistry::get("multistage_gemm").cannot_run(anatomy_op(kKernels[0]), env);
+  }
+  // A GPU without mma.sp runs the dense kernel's figures only; one with too little shared
+  // memory a CTA, the tiles that fit.
+  std::vector<std::pair<std::string, std::string>> skipped(const KernelEnv& env) const override {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const Kernel& k : kKernels) {
+      const std::string why = KernelRegistry::get("multistage_gemm").cannot_run(anatomy_op(k), env);
+      for (const Tile& t : kTiles) {
+        const std::string tile_why = why.empty() ? tile_cannot_run(k, t, env) : why;
+        if (tile_why.empty()) continue;
+        for (const Variant& v : kVariants) out.emplace_back(figure(k, t, v), tile_why);
+      }
+    }
+    return out;
   }
   std::vector<UbenchResult> run(UbenchMachine& gpu) const override {
     const IKernel& kernel = KernelRegistry::get("multistage_gemm");
     const KernelEnv& env = gpu.env();
-    const GemmOp g = op();
     const double flops = 2.0 * double(kSize) * double(kSize) * double(kSize);
     std::vector<UbenchResult> out;
-    for (const Tile& t : kTiles)
-      for (const Variant& v : kVariants) {
-        MappingRequest req = env.request;
-        req.kernel = kernel.name();
-        req.policy = "chooser";
-        req.cta_m = t.cta_m, req.cta_n = t.cta_n, req.cta_k = t.cta_k;
-        req.warp_m = t.warp_m, req.warp_n = t.warp_n, req.stages = t.stages;
-        req.swizzle = 8, req.split_k = 1;  // as the harness launches it
-        req.mainloop_parts = v.parts;
-        req.barrier_point = "ktile_end";  // the harness's loop syncs after the k-tile's last mma
-        const KernelEnv pinned{env.num_sms,
-                               env.clock_mhz,
-                               env.sm,
-                               env.tc,
-                               env.smem,
-                               env.tma,
-                               req,
-                               env.l2_bytes_per_cycle,
-                               env.dram_bytes_per_cycle,
-                               env.l2_hit_latency,
-                               env.gpu_name};
-        const KernelPlan plan =
-            kernel.plan(g, pinned, [&gpu](double bytes) { return gpu.allocate(bytes); });
-        const KernelLaunch& launch = *plan.launches.front();
-        gpu.launch(launch);  // the warm-up launch
-        const Cycle cycles = gpu.launch(launch);
-        UbenchResult r{figure(t, v), "throughput", "TFLOP/s",
-                       std::string("4096^3 dense kernel, mainloop parts: ") + v.name +
-                           " (the whole GEMM's flops over the time of a warm launch)"};
-        r.params = {{"tile", tile_name(t)}, {"variant", v.name}, {"parts", v.parts}, {"m", kSize},
-                    {"n", kSize},           {"k", kSize},        {"swizzle", 8}};
-        r.samples.push_back(flops / (double(cycles) / (gpu.clock_mhz() * 1e6)) * 1e-12);
-        out.push_back(r);
-        gpu.flush();  // each tile's operands are its own allocation
+    for (const Kernel& k : kKernels) {
+      const GemmOp g = anatomy_op(k);
+      if (!kernel.cannot_run(g, env).empty()) continue;  // listed by skipped()
+      for (const Tile& t : kTiles) {
+        if (!tile_cannot_run(k, t, env).empty()) continue;  // listed by skipped()
+        for (const Variant& v : kVariants) {
+          MappingRequest req = env.request;
+          req.kernel = kernel.name();
+          req.policy = "chooser";
+          req.cta_m = t.cta_m, req.cta_n = t.cta_n, req.cta_k = t.cta_k;
+          req.warp_m = t.warp_m, req.warp_n = t.warp_n, req.stages = t.stages;
+          req.swizzle = 8, req.split_k = 1;  // as the harness launches it
+          req.mainloop_parts = v.parts;
+          req.mma_order = k.mma_order;
+          req.barrier_point = "ktile_end";  // the harness syncs after the k-tile's last mma
+          const KernelEnv pinned{env.num_sms,
+                                 env.clock_mhz,
+                                 env.sm,
+                                 env.tc,
+                                 env.smem,
+                                 env.tma,
+                                 req,
+                                 env.l2_bytes_per_cycle,
+                                 env.dram_bytes_per_cycle,
+                                 env.l2_hit_latency,
+                                 env.gpu_name};
+          const KernelPlan plan =
+              kernel.plan(g, pinned, [&gpu](double bytes) { return gpu.allocate(bytes); });
+          const KernelLaunch& launch = *plan.launches.front();
+          gpu.launch(launch);  // the warm-up launch
+          const Cycle cycles = gpu.launch(launch);
+          UbenchResult r{figure(k, t, v), "throughput", "TFLOP/s",
+                         "4096^3 " + std::string(k.name) + " kernel, mainloop parts: " + v.name +
+                             " (the whole GEMM's flops over the time of a warm launch)"};
+          r.params = {{"tile", tile_name(t)}, {"variant", v.name}, {"parts", v.parts}, {"m", kSize},
+                      {"n", kSize},           {"k", kSize},        {"swizzle", 8}};
+          r.samples.push_back(flops / (double(cycles) / (gpu.clock_mhz() * 1e6)) * 1e-12);
+          out.push_back(r);
+          gpu.flush();  // each tile's operands are its own allocation
+        }
       }
+    }
     return out;
-  }
-
- private:
-  static GemmOp op() {
-    GemmOp g;
-    g.name = "mainloop_anatomy";
-    g.m = g.n = g.k = kSize;
-    g.dtype = Dtype::FP16;
-    return g;
   }
 };
 

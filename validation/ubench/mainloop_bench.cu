@@ -10,6 +10,9 @@
 // Operands are random f16 in [-1, 1]; every variant's figure counts the whole GEMM's
 // flops, so they compare as times. The model runs the same variants of its multistage
 // kernel (models/ubench/mainloop_anatomy.cpp), so `stcsim validate` compares them part by part.
+// The harness's 2:4 kernel (validation/cuda/sp24_kernel.cuh: mma.sp m16n8k32, a column of
+// mma.sp per B fragment, its k-subs rolled) runs the same variants (mainloop_sp24_*), its
+// compressed A random and its metadata one valid pattern (kept elements 0 and 1 of every 4).
 #include <cuda_fp16.h>
 
 #include <cstdint>
@@ -18,6 +21,7 @@
 #include <vector>
 
 #include "validation/cuda/dense_kernel.cuh"
+#include "validation/cuda/sp24_kernel.cuh"
 #include "validation/ubench/device_util.h"
 #include "validation/ubench/ubench.h"
 
@@ -53,16 +57,27 @@ constexpr Variant kVariants[] = {
      "no global->shared copies after the prologue's stages"},
     {"no_copy_no_barrier", validation::kFragments | validation::kMma,
      "no copies, no wait or barrier per k-tile"},
-    {"mma_only", validation::kMma, "mma.sync alone on one k-sub's fragments"},
+    {"mma_only", validation::kMma, "the mma alone on one k-sub's fragments"},
     {"no_mma", validation::kCopy | validation::kBarrier | validation::kFragments,
-     "copies, barriers and fragment loads, no mma.sync"},
+     "copies, barriers and fragment loads, no mma"},
+};
+
+// The kernel of `kind` with parts P.
+template <GemmKernel K, int CM, int CN, int CK, int WM, int WN, int S, unsigned P>
+struct AnatomyKernel {
+  using Instance = validation::KernelInstance<validation::dense_gemm<CM, CN, CK, WM, WN, S, P>,
+                                              GemmKernel::Dense, CM, CN, CK, WM, WN, S>;
+};
+template <int CM, int CN, int CK, int WM, int WN, int S, unsigned P>
+struct AnatomyKernel<GemmKernel::Sparse24, CM, CN, CK, WM, WN, S, P> {
+  using Instance = validation::KernelInstance<validation::sp24_gemm<CM, CN, CK, WM, WN, S, P>,
+                                              GemmKernel::Sparse24, CM, CN, CK, WM, WN, S>;
 };
 
 // Per-launch time of one variant, microseconds: one launch to warm up, then 5 back to back.
-template <int CM, int CN, int CK, int WM, int WN, int S, unsigned P>
+template <GemmKernel K, int CM, int CN, int CK, int WM, int WN, int S, unsigned P>
 double launch_us(const GemmLaunch& g, const GemmBuffers& b) {
-  using Instance = validation::KernelInstance<validation::dense_gemm<CM, CN, CK, WM, WN, S, P>,
-                                              GemmKernel::Dense, CM, CN, CK, WM, WN, S>;
+  using Instance = typename AnatomyKernel<K, CM, CN, CK, WM, WN, S, P>::Instance;
   CUDA_CHECK(Instance::launch(g, b, nullptr));
   CUDA_CHECK(cudaDeviceSynchronize());
   constexpr int kLaunches = 5;
@@ -72,41 +87,44 @@ double launch_us(const GemmLaunch& g, const GemmBuffers& b) {
          kLaunches;
 }
 
-template <int CM, int CN, int CK, int WM, int WN, int S>
+template <GemmKernel K, int CM, int CN, int CK, int WM, int WN, int S>
 double variant_us(int v, const GemmLaunch& g, const GemmBuffers& b) {
   switch (kVariants[v].parts) {
     case validation::kAllParts:
-      return launch_us<CM, CN, CK, WM, WN, S, validation::kAllParts>(g, b);
+      return launch_us<K, CM, CN, CK, WM, WN, S, validation::kAllParts>(g, b);
     case validation::kBarrier | validation::kFragments | validation::kMma:
-      return launch_us<CM, CN, CK, WM, WN, S,
+      return launch_us<K, CM, CN, CK, WM, WN, S,
                        validation::kBarrier | validation::kFragments | validation::kMma>(g, b);
     case validation::kFragments | validation::kMma:
-      return launch_us<CM, CN, CK, WM, WN, S, validation::kFragments | validation::kMma>(g, b);
+      return launch_us<K, CM, CN, CK, WM, WN, S, validation::kFragments | validation::kMma>(g, b);
     case validation::kMma:
-      return launch_us<CM, CN, CK, WM, WN, S, validation::kMma>(g, b);
+      return launch_us<K, CM, CN, CK, WM, WN, S, validation::kMma>(g, b);
     default:
-      return launch_us<CM, CN, CK, WM, WN, S,
+      return launch_us<K, CM, CN, CK, WM, WN, S,
                        validation::kCopy | validation::kBarrier | validation::kFragments>(g, b);
   }
 }
 
 constexpr int kSize = 4096;  // M = N = K
 
-// The five variants at one tile, 5 samples each.
-template <int CM, int CN, int CK, int WM, int WN, int S>
+// The five variants of one kernel at one tile, 5 samples each.
+template <GemmKernel K, int CM, int CN, int CK, int WM, int WN, int S>
 void time_tile(const GemmBuffers& buf, std::vector<Result>& out) {
   const std::string tile = std::to_string(CM) + "x" + std::to_string(CN) + "x" +
                            std::to_string(CK) + "_" + std::to_string(WM) + "x" +
                            std::to_string(WN) + "_s" + std::to_string(S);
   GemmLaunch g;
-  g.kind = GemmKernel::Dense;
+  g.kind = K;
+  const bool sparse = K == GemmKernel::Sparse24;
+  const std::string kernel = sparse ? "sp24" : "dense";
   g.tile = KernelTile{CM, CN, CK, WM, WN, S};
   g.m = g.n = g.k = kSize;
   g.swizzle = 8;
   const double flops = 2.0 * kSize * double(kSize) * kSize;
   for (int v = 0; v < int(std::size(kVariants)); ++v) {
-    Result r{"mainloop_dense_" + tile + "_" + kVariants[v].name, "throughput", "TFLOP/s",
-             std::string("4096^3 dense kernel, ") + kVariants[v].what +
+    // A 2:4 GEMM's figure counts the dense GEMM's flops, as the suite's effective rates do.
+    Result r{"mainloop_" + kernel + "_" + tile + "_" + kVariants[v].name, "throughput", "TFLOP/s",
+             "4096^3 " + kernel + " kernel, " + kVariants[v].what +
                  " (the whole GEMM's flops over the time; CUDA events, 5 launches a sample)"};
     r.params = {{"tile", tile},
                 {"variant", kVariants[v].name},
@@ -116,24 +134,31 @@ void time_tile(const GemmBuffers& buf, std::vector<Result>& out) {
                 {"k", kSize},
                 {"swizzle", 8}};
     for (int rep = 0; rep < 5; ++rep)
-      r.samples.push_back(flops / variant_us<CM, CN, CK, WM, WN, S>(v, g, buf) * 1e-6);
+      r.samples.push_back(flops / variant_us<K, CM, CN, CK, WM, WN, S>(v, g, buf) * 1e-6);
     out.push_back(r);
   }
 }
 
 std::vector<Result> run_anatomy(const Device& dev) {
   const std::size_t elems = std::size_t(kSize) * kSize;
-  DeviceBuffer a(elems * 2), b(elems * 2), d(elems * 4);
+  // A (dense, or the 2:4 kernel's kept half), B, D; 2:4 metadata: 4 bits a kept pair,
+  // 0x4 = elements 0 and 1 of each 4 (ordered, as mma.sp::ordered_metadata requires).
+  DeviceBuffer a(elems * 2), b(elems * 2), d(elems * 4), meta(elems / 8);
   fill_random_f16<<<4 * dev.sm_count, 256>>>(static_cast<__half*>(a.p), elems, 1u);
   fill_random_f16<<<4 * dev.sm_count, 256>>>(static_cast<__half*>(b.p), elems, 2u);
   CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaMemset(meta.p, 0x44, elems / 8));
   CUDA_CHECK(cudaDeviceSynchronize());
   GemmBuffers buf;
   buf.a = a.p;
+  buf.a_meta = meta.p;
   buf.b = b.p;
   buf.d = d.p;
   std::vector<Result> out;
-#define X(cm, cn, ck, wm, wn, st) time_tile<cm, cn, ck, wm, wn, st>(buf, out);
+#define X(cm, cn, ck, wm, wn, st) time_tile<GemmKernel::Dense, cm, cn, ck, wm, wn, st>(buf, out);
+  STCSIM_VALIDATION_TILES(X)
+#undef X
+#define X(cm, cn, ck, wm, wn, st) time_tile<GemmKernel::Sparse24, cm, cn, ck, wm, wn, st>(buf, out);
   STCSIM_VALIDATION_TILES(X)
 #undef X
   return out;
