@@ -61,12 +61,22 @@ TEST_CASE("measurements_optional_fields_of_the_wrong_type_name_the_field",
       {R"(, "csr": {"sparsity": "high"})", "'sparsity'"},
       {R"(, "check": {"passed": 1})", "'passed'"},
       {R"(, "check": {"numerics": {"presets": {"rn": {"max_ulp": "0"}}}})", "'max_ulp'"},
+      // Whole numbers: a size, a tile or a count is a JSON integer in range, not 128.5
+      // (which nlohmann reads as 128), "256", 0 or a negative count.
+      {R"(, "m": 128.5)", "'m': expected a whole number, got 128.5"},
+      {R"(, "n": "256")", "'n': expected a whole number"},
+      {R"(, "k": 0)", "'k': 0 is out of range"},
+      {R"(, "time_us": {"median": 10, "runs": -3})", "'runs'"},
+      {R"(, "mapping": {"cta_m": 128, "cta_n": 128, "cta_k": 32, "warp_m": 64, "warp_n": 64, "stages": 2.5})",
+       "'stages': expected a whole number"},
+      {R"(, "check": {"numerics": {"presets": {"rn": {"compared": -1}}}})", "'compared'"},
   };
   for (const Case& c : cases) {
     INFO(c.extra);
     const auto p = write_temp("field.json", file_with_gemm_fields(c.extra));
     CHECK_THROWS_AS(load_measurements(p), InputError);
-    CHECK_THROWS_WITH(load_measurements(p), Contains(c.field) && Contains("gemms[0]"));
+    CHECK_THROWS_WITH(load_measurements(p),
+                      Contains(c.field) && Contains("gemms[0]") && Contains("field.json"));
   }
   // The same file with well-typed fields loads.
   const auto ok = write_temp(

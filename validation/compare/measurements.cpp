@@ -41,6 +41,32 @@ T optional(const json& j, const char* key, T fallback, const std::string& where)
   }
 }
 
+// A whole-number field (a size, a tile, a count): a JSON integer of at least `min`. nlohmann's
+// get<int> would read 128.5 as 128 and "128" not at all, with a message naming neither.
+long long whole(const json& j, const char* key, long long min, const std::string& where) {
+  const json& v = need(j, key, where);
+  if (!v.is_number_integer())
+    throw InputError(where + ": field '" + key + "': expected a whole number, got " + v.dump());
+  const long long x = v.get<long long>();
+  if (x < min || x > (1LL << 40))
+    throw InputError(where + ": field '" + key + "': " + std::to_string(x) + " is out of range (" +
+                     std::to_string(min) + " to 2^40)");
+  return x;
+}
+
+int small_whole(const json& j, const char* key, long long min, const std::string& where) {
+  const long long x = whole(j, key, min, where);
+  if (x > (1LL << 30))
+    throw InputError(where + ": field '" + key + "': " + std::to_string(x) + " is too large");
+  return int(x);
+}
+
+int optional_whole(const json& j, const char* key, int fallback, long long min,
+                   const std::string& where) {
+  if (!j.is_object() || !j.contains(key)) return fallback;
+  return small_whole(j, key, min, where);
+}
+
 std::optional<double> optional_number(const json& j, const char* key) {
   if (j.is_object() && j.contains(key) && j.at(key).is_number()) return j.at(key).get<double>();
   return std::nullopt;
@@ -51,35 +77,35 @@ bool is_csv(const std::string& path) { return fs::path(path).extension() == ".cs
 MeasuredGemm parse_gemm(const json& g, const std::string& where) {
   MeasuredGemm r;
   r.name = get<std::string>(g, "name", where);
-  r.m = get<long long>(g, "m", where);
-  r.n = get<long long>(g, "n", where);
-  r.k = get<long long>(g, "k", where);
+  r.m = whole(g, "m", 1, where);
+  r.n = whole(g, "n", 1, where);
+  r.k = whole(g, "k", 1, where);
   r.dtype = optional<std::string>(g, "dtype", "fp16", where);
   r.sparsity = optional<std::string>(g, "sparsity", "dense", where);
   r.kernel = get<std::string>(g, "kernel", where);
   r.time_us = get<double>(need(g, "time_us", where), "median", where + ".time_us");
   if (!(r.time_us > 0)) throw InputError(where + ": time_us.median must be positive");
-  r.runs = optional<int>(need(g, "time_us", where), "runs", 0, where + ".time_us");
+  r.runs = optional_whole(need(g, "time_us", where), "runs", 0, 0, where + ".time_us");
   r.sm_clock_mhz = optional_number(g, "sm_clock_mhz_median");
   if (g.contains("mapping") && g.at("mapping").is_object()) {
     const json& mp = g.at("mapping");
     const std::string w = where + ".mapping";
     MeasuredMapping m;
-    m.cta_m = get<int>(mp, "cta_m", w);
-    m.cta_n = get<int>(mp, "cta_n", w);
-    m.cta_k = get<int>(mp, "cta_k", w);
-    m.warp_m = get<int>(mp, "warp_m", w);
-    m.warp_n = get<int>(mp, "warp_n", w);
-    m.stages = get<int>(mp, "stages", w);
-    m.swizzle = optional<int>(mp, "swizzle", 1, w);
-    m.split_k = optional<int>(mp, "split_k", 1, w);
+    m.cta_m = small_whole(mp, "cta_m", 1, w);
+    m.cta_n = small_whole(mp, "cta_n", 1, w);
+    m.cta_k = small_whole(mp, "cta_k", 1, w);
+    m.warp_m = small_whole(mp, "warp_m", 1, w);
+    m.warp_n = small_whole(mp, "warp_n", 1, w);
+    m.stages = small_whole(mp, "stages", 1, w);
+    m.swizzle = optional_whole(mp, "swizzle", 1, 1, w);
+    m.split_k = optional_whole(mp, "split_k", 1, 1, w);
     m.smem_layout = optional<std::string>(mp, "smem_layout", "swizzled", w);
     r.mapping = m;
   }
   if (g.contains("bsr") && g.at("bsr").is_object()) {
     const json& b = g.at("bsr");
-    r.block_rows = optional<int>(b, "block_rows", 0, where + ".bsr");
-    r.block_cols = optional<int>(b, "block_cols", 0, where + ".bsr");
+    r.block_rows = optional_whole(b, "block_rows", 0, 1, where + ".bsr");
+    r.block_cols = optional_whole(b, "block_cols", 0, 1, where + ".bsr");
     r.pruned = b.contains("sparsity") ? optional<double>(b, "sparsity", 0.0, where + ".bsr")
                                       : 1 - optional<double>(b, "density", 1.0, where + ".bsr");
   }
@@ -99,8 +125,8 @@ MeasuredGemm parse_gemm(const json& g, const std::string& where) {
         c.at("numerics").contains("presets"))
       for (const auto& [name, p] : c.at("numerics").at("presets").items())
         r.numerics.push_back(
-            PresetAgreementRecord{name, optional<int>(p, "compared", 0, w + "." + name),
-                                  optional<int>(p, "exact", 0, w + "." + name),
+            PresetAgreementRecord{name, optional_whole(p, "compared", 0, 0, w + "." + name),
+                                  optional_whole(p, "exact", 0, 0, w + "." + name),
                                   optional<double>(p, "max_ulp", 0.0, w + "." + name),
                                   optional<double>(p, "mean_ulp", 0.0, w + "." + name)});
   }
