@@ -6,7 +6,7 @@
 #include <set>
 #include <sstream>
 
-#include "sim/config/yaml_unique_keys.h"
+#include "sim/config/yaml_document.h"
 #include "sim/core/input_error.h"
 #include "sim/core/input_file.h"
 #include "sim/core/nearest.h"
@@ -188,13 +188,7 @@ Config parse_node(const YAML::Node& root, const std::string& file, int depth) {
 }
 
 Config parse(const std::string& text, const std::string& file, int depth) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw InputError(file + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
-  }
-  check_unique_keys(root, file);
+  const YAML::Node root = load_yaml_document(text, file);
   return parse_node(root, file, depth);
 }
 

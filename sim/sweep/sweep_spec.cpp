@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-#include "sim/config/yaml_unique_keys.h"
+#include "sim/config/yaml_document.h"
 #include "sim/core/input_error.h"
 #include "sim/core/input_file.h"
 #include "sim/core/nearest.h"
@@ -273,13 +273,7 @@ class Parser {
 }  // namespace
 
 SweepSpec parse_sweep_spec_text(const std::string& text, const std::string& file) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw InputError(file + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
-  }
-  check_unique_keys(root, file);
+  const YAML::Node root = load_yaml_document(text, file);
   return Parser(file).parse(root);
 }
 

@@ -37,6 +37,11 @@ std::string make_inputs() {
   write(d + "/bad_name.yaml", head + "name: \"caf\\xE9\"\n");
   write(d + "/bad_utf8.yaml", head + "name: caf\xE9\n");
   write(d + "/octal.yaml", head + "gpu:\n  num_sms: 010\n");
+  write(d + "/two_docs.yaml", head + "---\nl2:\n  ways: 8\n");
+  write(d + "/trailing_doc_end.yaml", head + "l2:\n  ways: 8\n---\n");
+  write(d + "/two_docs_sweep.yaml",
+        "schema_version: 1\nbase: a100\nworkloads: [64x64x64]\nvary:\n  l2.ways: [8]\n---\n"
+        "vary:\n  l2.ways: [16]\n");
   write(d + "/deep.yaml", head + std::string(5000, '[') + std::string(5000, ']') + "\n");
   write(d + "/range_float.yaml",
         "schema_version: 1\nbase: a100\nworkloads: [64x64x64]\nvary:\n  l2.ways: {from: 1, to: 2, "
@@ -124,6 +129,10 @@ TEST_CASE("cli_abuse_each_case_exits_2_naming_the_input", "[cli][abuse]") {
       {"run --arch " + d + "/bad_utf8.yaml" + g, {"bad_utf8.yaml:3", "UTF-8"}},
       {"run --arch " + d + "/octal.yaml" + g, {"octal.yaml:4", "010", "leading zeros"}},
       {"run --arch " + d + "/deep.yaml" + g, {"deep.yaml"}},
+      // A second YAML document: its keys would be dropped (yaml-cpp reads the first only).
+      {"run --arch " + d + "/two_docs.yaml" + g, {"two_docs.yaml:4", "second YAML document"}},
+      {"sweep " + d + "/two_docs_sweep.yaml --dry-run --out " + d + "/sw4",
+       {"two_docs_sweep.yaml:7", "second YAML document"}},
       {"run --arch " + d + g, {d, "directory"}},
       {"run --arch /dev/zero" + g, {"/dev/zero", "not a regular file"}},
       // Sweep specs: ranges past the value cap or int64, duplicate keys.
@@ -193,5 +202,16 @@ TEST_CASE("cli_abuse_vcd_onto_a_folder_is_refused", "[cli][abuse]") {
     CHECK(r.status == 2);
     CHECK_THAT(r.err, Catch::Contains("--vcd") && Catch::Contains("is a directory"));
   }
+  fs::remove_all(d);
+}
+
+// A trailing `---` ends the one document and starts an empty one: nothing is lost, the
+// preset loads (a second document with keys is refused above).
+TEST_CASE("cli_abuse_trailing_document_end_is_accepted", "[cli][abuse]") {
+  const std::string d = make_inputs();
+  const auto r =
+      run_stcsim("run --arch " + d + "/trailing_doc_end.yaml --gemm 64x64x64 -q --out " + d + "/o");
+  INFO(r.err);
+  CHECK(r.status == 0);
   fs::remove_all(d);
 }
