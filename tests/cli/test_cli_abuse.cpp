@@ -215,3 +215,20 @@ TEST_CASE("cli_abuse_trailing_document_end_is_accepted", "[cli][abuse]") {
   CHECK(r.status == 0);
   fs::remove_all(d);
 }
+
+// A measurement the simulator refuses (a dtype it does not know): validate stops with the
+// child run's error, naming the measurement file and the entry it came from.
+TEST_CASE("cli_abuse_validate_names_the_measurement_a_failed_run_came_from", "[cli][abuse]") {
+  const std::string d = temp_dir("validate_child");
+  fs::create_directories(d + "/m");
+  write(d + "/m/bad_dtype.json",
+        R"({"schema": "stcsim-measurements/1", "device": {"name": "NVIDIA H100 80GB HBM3"},)"
+        R"( "gemms": [{"name": "odd", "kernel": "cublas", "m": 256, "n": 256, "k": 256,)"
+        R"( "dtype": "fp17", "time_us": {"median": 10}}]})");
+  const auto r = run_stcsim("validate --measurements " + d + "/m --out " + d + "/o");
+  INFO(r.err);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, Catch::Contains("bad_dtype.json: gemm 'odd'") &&
+                        Catch::Contains("unknown dtype 'fp17'"));
+  fs::remove_all(d);
+}

@@ -87,7 +87,9 @@ MeasuredJobs measured_jobs(const std::vector<MeasurementFile>& files, const std:
       row.simulated = simulation_args(g, arch, observed_clock(f, g, preset_clock), overrides, args,
                                       row.why_not);
       if (row.simulated) {
-        out.jobs.push_back(SimJob{args, dir + sim_folder_name(out.jobs.size(), g)});
+        out.jobs.push_back(
+            SimJob{args, dir + sim_folder_name(out.jobs.size(), g), false,
+                   g.file + ": gemm '" + g.name + "' (" + g.kernel + ", " + g.shape() + ")"});
         out.job_rows.push_back(out.rows.size());
       }
       out.rows.push_back(std::move(row));

@@ -174,8 +174,9 @@ std::vector<SimResult> run_simulations(const std::string& binary, const std::vec
       running.clear();
       std::string cmd = binary;
       for (const auto& a : job.args) cmd += " " + a;
-      throw InputError("simulation failed (" + sweep::describe_wait_status(status) + "): " + cmd +
-                       "\n" + slurp(job.out_dir + "/log.txt"));
+      throw InputError((job.source.empty() ? "" : job.source + ": ") + "simulation failed (" +
+                       sweep::describe_wait_status(status) + "): " + cmd + "\n" +
+                       slurp(job.out_dir + "/log.txt"));
     }
     if (job.ubench) {
       try {

@@ -39,6 +39,7 @@ struct SimJob {
   std::vector<std::string> args;  // after the binary, without --out / -q
   std::string out_dir;
   bool ubench = false;  // a `stcsim ubench` run: its result is out_dir/ubench.json
+  std::string source;   // what it simulates, for errors: "FILE: gemm 'NAME' (kernel, MxNxK)"
 };
 
 struct SimResult {
