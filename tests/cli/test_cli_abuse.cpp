@@ -42,6 +42,9 @@ std::string make_inputs() {
   write(d + "/two_docs_sweep.yaml",
         "schema_version: 1\nbase: a100\nworkloads: [64x64x64]\nvary:\n  l2.ways: [8]\n---\n"
         "vary:\n  l2.ways: [16]\n");
+  std::string many = "stcsim-trace 0\n";
+  for (int i = 0; i < 20000; ++i) many += "8x64x64\n";
+  write(d + "/many_ops.trace", many);
   write(d + "/deep.yaml", head + std::string(5000, '[') + std::string(5000, ']') + "\n");
   write(d + "/range_float.yaml",
         "schema_version: 1\nbase: a100\nworkloads: [64x64x64]\nvary:\n  l2.ways: {from: 1, to: 2, "
@@ -154,6 +157,9 @@ TEST_CASE("cli_abuse_each_case_exits_2_naming_the_input", "[cli][abuse]") {
       {"run --trace " + d + "/bad_op1.trace -q", {"bad_op1.trace:6", "UTF-8"}},
       {"run --trace " + d + " -q", {d, "directory"}},
       {"run --trace /dev/zero -q", {"/dev/zero", "not a regular file"}},
+      // Many tiny ops: each holds ~24 KiB of results until the run ends.
+      {"run --trace " + d + "/many_ops.trace --max-memory 64M -q",
+       {"20000 ops at ~24 KiB each", "--max-memory"}},
       // Models: a directory, a shard leading out of the folder, depth, numbers.
       {"run --model " + d + "/model_dir.npy -q", {"model_dir.npy", "directory"}},
       {"run --model " + d + "/tfjs/escape.json -q",
