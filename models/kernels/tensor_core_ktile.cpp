@@ -13,9 +13,9 @@ TensorCoreWarps::TensorCoreWarps(const KernelMapping& map, const MmaKind& kind,
                 : MmaOrder{map.warp_n / kind.shape().n, false, map.mma_order == "serpentine"}),
       wavefronts(ldmatrix_wavefronts(map, kind, smem)),
       warps(map.warps()),
-      fragment_bytes(kind.shape().k *
-                     (map.warp_m * (kind.a_bytes_per_k() + kind.meta_bytes_per_k()) +
-                      map.warp_n * double(input_bytes(kind.dtype)))),
+      fragment_bytes(kind.shape().k * (map.warp_m * kind.a_bytes_per_k() +
+                                       map.warp_n * double(input_bytes(kind.dtype))) +
+                     (kind.sparsity.dense() ? 0.0 : map.warp_m / kind.shape().m * 32 * 4.0)),
       b_buffers(map.b_fragment_buffers > 0 ? map.b_fragment_buffers : 2),
       parts(map.mainloop_parts),
       sync_at_ktile_end(map.barrier_point == "ktile_end") {}
@@ -57,13 +57,8 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
         ws.frag_ready = std::max(a_done, b_done);
       }
       ws.frag_cause = sub == 0 ? cause : StallCause::Operand;
-      if (load) {  // the fragments are written into the registers of the warp's sub-core;
-        // the pipe's wait for them before the writes is the fragments' stall, as it is
-        // before an mma when the writes take no path
-        ITensorCore& pipe = *sm.pipes[std::size_t((slot * nwarps + w) % nsub)];
-        const Cycle idle = pipe.write_registers(ws.frag_ready, t.fragment_bytes, sm.op_start);
-        if (idle > 0) sm.counters.stalls.add(ws.frag_cause, idle);
-      }
+      // Written into the warp's registers; issue_ksub puts them on the sub-core's pipe.
+      ws.frag_write_bytes = load ? t.fragment_bytes : 0;
     }
     // cp.async writes of a stage trickle into shared memory while the previous one is
     // consumed; charge them to the port in slices behind each k-sub's fragment reads.

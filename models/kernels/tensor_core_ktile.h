@@ -24,8 +24,9 @@ struct TensorCoreWarps {
   // [warp][k-sub within a k-tile] ldmatrix wavefronts of A (+ metadata) and of B
   std::vector<std::vector<FragmentReads>> wavefronts;
   int warps = 0;
-  // Bytes of fragments one warp's ldmatrix bring into its registers a k-sub: A (with the
-  // metadata of a sparse kind) and B.
+  // Bytes of fragments one warp's loads bring into its registers a k-sub: A, B and, for a
+  // sparse kind, each A fragment's metadata register (32 bits a lane, though the lanes of a
+  // pair hold the same word: the mma.sp reads the bits it uses, the load writes them all).
   double fragment_bytes = 0;
   int b_buffers = 2;  // KernelMapping::b_fragment_buffers: 1 reloads B after its last mma
   unsigned parts = kMainloopAll;   // KernelMapping::mainloop_parts

@@ -116,8 +116,22 @@ void issue_ksub(ITensorCore& pipe, const MmaKind& kind, const std::vector<WarpSt
     }
     for (std::size_t q = 0; q < total; ++q) reuse[q] = s.reuse_of_tile[std::size_t(index[q])];
   }
-  pipe.issue_series(ready, total, kind, reads ? reuse : nullptr, s.start.data(),
-                    s.free_before.data());
+  // The series in one call per stretch between fragment writes: a warp's writes take the
+  // register path just before its first mma (so a later warp's writes never hold back an
+  // earlier warp's mma), and the path's wait for them is the fragments' stall.
+  std::size_t from = 0;
+  for (std::size_t q = 0; q <= total; ++q) {
+    WarpState* w = q < total && index[q] == 0 ? warps[std::size_t(code[q] >> 1)] : nullptr;
+    if (q < total && !(w && w->frag_write_bytes > 0)) continue;
+    if (q > from)
+      pipe.issue_series(ready + from, q - from, kind, reads ? reuse + from : nullptr,
+                        s.start.data() + from, s.free_before.data() + from);
+    if (w) {
+      const Cycle idle = pipe.write_registers(w->frag_ready, w->frag_write_bytes, not_before);
+      if (idle > 0) stalls.add(w->frag_cause, idle);
+    }
+    from = q;
+  }
   const Cycle* const start = s.start.data();
   const Cycle* const free_at = s.free_before.data();
   for (j = 0; j < total; ++j) {

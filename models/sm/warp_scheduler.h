@@ -11,6 +11,10 @@ namespace stcsim {
 
 struct WarpState {
   Cycle frag_ready = 0;  // this k-sub's A/B fragments are in registers
+  // Bytes of those fragments written into the registers this k-sub (0: none loaded); a pipe
+  // whose register path carries them (ITensorCore::write_registers) takes them just before
+  // the warp's first mma of the k-sub.
+  double frag_write_bytes = 0;
   StallCause frag_cause = StallCause::Operand;
   std::vector<Cycle> acc_ready;  // per accumulator tile: previous mma's result
   Cycle first_issue = 0;         // first mma of the current k-sub
@@ -32,8 +36,8 @@ struct MmaOrder {
 };
 
 // Issue `n` mma instructions (one per accumulator tile) for each warp in `warps` on
-// `pipe`, each warp's in `order`. Idle pipe cycles after `not_before` are charged to
-// `stalls`.
+// `pipe`, each warp's in `order`, each warp's fragment writes (WarpState::frag_write_bytes)
+// just before its first. Idle pipe cycles after `not_before` are charged to `stalls`.
 void issue_ksub(ITensorCore& pipe, const MmaKind& kind, const std::vector<WarpState*>& warps, int n,
                 MmaOrder order, Cycle not_before, StallCounters& stalls);
 

@@ -93,8 +93,8 @@ TEST_CASE("smem_layout_conflicts_per_ldmatrix", "[smem]") {
   CHECK(sp[0][0].a == 64 / 8 * 2 + 2);  // compressed A and the metadata
   CHECK(sp[0][0].b == 64 / 8 * 4);
   // The bytes those fragments write into a warp's registers a k-sub: dense 64 x 16 of A
-  // and of B (2 B each) = 4096; 2:4 A compressed 64 x 16 (2048), its metadata 256, B 64 x 32
-  // (4096) = 6400.
+  // and of B (2 B each) = 4096; 2:4 A compressed 64 x 16 (2048), a 32-bit metadata register
+  // a lane for each of the 4 A fragments (512), B 64 x 32 (4096) = 6656.
   CHECK(TensorCoreWarps(m, MmaKind{Dtype::FP16, {}}, smem).fragment_bytes == 4096);
-  CHECK(TensorCoreWarps(m, MmaKind{Dtype::FP16, {2, 4}}, smem).fragment_bytes == 6400);
+  CHECK(TensorCoreWarps(m, MmaKind{Dtype::FP16, {2, 4}}, smem).fragment_bytes == 6656);
 }

@@ -162,6 +162,35 @@ TEST_CASE("tc_register_path_carries_fragment_writes", "[tensor_core]") {
   CHECK(free_path.free_at() == 0);
 }
 
+// Two warps on one pipe, each writing 1024 B of fragments (8 cycles at 128 B/clk) before
+// its 2 x 4 warp tile (8 mma: 56 cycles, as above). w0's land at 62: its writes take
+// [54, 62) on the idle path and its mma issue 62 .. 112 (free at 118). w1's landing at 174
+// do not hold w0 back: they take [166, 174) and w1 issues 174 .. 224. Landing at 70, during
+// w0's reads, they queue behind them: [118, 126), and w1 issues from 126.
+TEST_CASE("tc_fragment_writes_go_before_each_warps_own_first_mma", "[tensor_core]") {
+  MmaPipelineSpec s = spec(6, 24);
+  s.reg_operand_bytes_per_cycle = 128;
+  s.fragment_writes_on_path = true;
+  for (const auto& [w1_lands, w1_first] : {std::pair{174.0, 174.0}, {70.0, 126.0}}) {
+    MmaPipeline pipe(s);
+    WarpState w0, w1;
+    w0.acc_ready.assign(8, 0);
+    w1.acc_ready.assign(8, 0);
+    w0.frag_ready = 62, w1.frag_ready = w1_lands;
+    w0.frag_write_bytes = w1.frag_write_bytes = 1024;
+    w0.frag_cause = w1.frag_cause = StallCause::CtaBoundary;
+    StallCounters st;
+    issue_ksub(pipe, kFp16, {&w0, &w1}, 8, {4, false}, 0, st);
+    INFO("w1's fragments land at " << w1_lands);
+    CHECK(w0.first_issue == 62);
+    CHECK(w0.last_issue == 112);
+    CHECK(w1.first_issue == w1_first);
+    CHECK(w1.last_issue == w1_first + 50);
+    // The idle path before each warp's writes is its fragments' wait: 54, then 48 or 0.
+    CHECK(st.cycles[int(StallCause::CtaBoundary)] == (w1_lands > 126 ? 54 + 48 : 54));
+  }
+}
+
 TEST_CASE("tc_warp_scheduler_accumulator_dependency_stalls", "[tensor_core]") {
   // One warp, one accumulator: each mma waits for the previous result (latency 24).
   MmaPipeline pipe(spec(8, 24));
