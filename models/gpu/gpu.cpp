@@ -100,7 +100,10 @@ std::uint64_t Gpu::allocate(double bytes) {
 Gpu::Snapshot Gpu::snapshot() const {
   Snapshot s;
   for (const auto& sm : sms_) {
-    for (const auto& p : sm->pipes()) s.tensor += p->busy_cycles();
+    for (const auto& p : sm->pipes()) {
+      s.tensor += p->busy_cycles();
+      s.tensor_work += p->work_cycles();
+    }
     s.cuda += sm->cuda_core_busy_cycles();
     s.l1_sectors += sm->counters().l1_sectors;
     s.l1_hits += sm->counters().l1_hit_sectors;
@@ -431,10 +434,12 @@ PowerActivity Gpu::power_activity(const OpResult& r, const Snapshot& now,
   if (r.on_cuda_cores) {
     a.cuda_fmas = r.products;  // one FMA per real product of the pruned weights
   } else {
-    // What the tensor pipes executed, padding of edge tiles included: their busy cycles
-    // at the rate of real multiplies the kernel's instruction runs at.
+    // What the tensor pipes executed, padding of edge tiles included: their instructions'
+    // own cycles (not what a register path added to their occupancy) at the rate of real
+    // multiplies the kernel's instruction runs at.
     const double pipes = double(gpu_.num_sms) * sm_.sub_cores;
-    a.tensor_products = r.pipe_busy * r.peak_products_per_second / (gpu_.clock_mhz * 1e6 * pipes);
+    a.tensor_products = (now.tensor_work - s0.tensor_work) * r.peak_products_per_second /
+                        (gpu_.clock_mhz * 1e6 * pipes);
     a.sparse = !r.op.sparsity.dense();
   }
   a.smem_bytes = (now.smem - s0.smem) * smem_proto_->bytes_per_cycle();

@@ -149,6 +149,7 @@ class Gpu : public sc_core::sc_module {
 
   struct Snapshot {
     double tensor = 0, smem = 0, l2 = 0, dram = 0, link = 0, index_wait = 0, cta_cycles = 0;
+    double tensor_work = 0;  // the pipes' work_cycles (products), within `tensor`
     double cuda = 0, l1_sectors = 0, l1_hits = 0;
     MemoryCounters mem;
     StallCounters stalls;

@@ -49,6 +49,7 @@ const OpStat steady_fallback{
 
 void Gpu::Snapshot::add_scaled(const Snapshot& hi, const Snapshot& lo, double k) {
   tensor += k * (hi.tensor - lo.tensor);
+  tensor_work += k * (hi.tensor_work - lo.tensor_work);
   smem += k * (hi.smem - lo.smem);
   l2 += k * (hi.l2 - lo.l2);
   dram += k * (hi.dram - lo.dram);

@@ -55,6 +55,10 @@ class ITensorCore {
     return 0;
   }
   virtual Cycle busy_cycles() const = 0;
+  // The cycles of busy_cycles() the datapath spent on its instructions at their kinds'
+  // intervals, without what a register path added (operand reads beyond the interval,
+  // fragment writes): what products and their energy are counted from.
+  virtual Cycle work_cycles() const { return busy_cycles(); }
   // The accumulation model of its arithmetic (a models/numerics preset name), used when
   // the simulator computes output values.
   virtual std::string numerics_preset() const = 0;

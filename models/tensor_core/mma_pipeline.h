@@ -60,24 +60,30 @@ class MmaPipeline : public ITensorCore {
   double initiation_interval(const MmaKind& k) const override;
   int latency(const MmaKind& k) const override;
   Cycle issue(Cycle ready, const MmaKind& k) override {
-    return pipe_.reserve(ready, interval_of_issued(k));
+    const double ii = interval_of_issued(k);
+    work_ += ii;
+    return pipe_.reserve(ready, ii);
   }
   void issue_series(const Cycle* ready, std::size_t n, const MmaKind& k, const std::uint8_t* reuse,
                     Cycle* start, Cycle* free_before) override {
     const double ii = interval_of_issued(k);
     Timeline pipe = pipe_;  // a local copy stays in registers across the output stores
+    Cycle work = work_;     // summed as the Timeline sums busy cycles: equal without a path
     if (reuse && spec_.reg_operand_bytes_per_cycle > 0 && !k.warpgroup()) {
       for (std::size_t j = 0; j < n; ++j) {
         free_before[j] = pipe.free_at();
         start[j] = pipe.reserve(ready[j], issued_ii_by_reuse_[reuse[j] & 3]);
+        work += ii;
       }
     } else {
       for (std::size_t j = 0; j < n; ++j) {
         free_before[j] = pipe.free_at();
         start[j] = pipe.reserve(ready[j], ii);
+        work += ii;
       }
     }
     pipe_ = pipe;
+    work_ = work;
   }
   bool charges_operand_reads() const override { return spec_.reg_operand_bytes_per_cycle > 0; }
   Cycle write_registers(Cycle landed, double bytes, Cycle not_before) override {
@@ -92,6 +98,7 @@ class MmaPipeline : public ITensorCore {
   // to read (ITensorCore::kReuseA / kReuseB bits): at least the kind's interval.
   double interval_with_reuse(const MmaKind& k, unsigned reuse) const;
   Cycle busy_cycles() const override { return pipe_.busy_cycles(); }
+  Cycle work_cycles() const override { return work_; }
   std::string numerics_preset() const override { return spec_.numerics; }
   Cycle free_at() const override { return pipe_.free_at(); }
   std::unique_ptr<ITensorCore> clone_empty() const override {
@@ -112,6 +119,7 @@ class MmaPipeline : public ITensorCore {
   }
   MmaPipelineSpec spec_;
   Timeline pipe_;
+  Cycle work_ = 0;                            // the instructions' own intervals (work_cycles)
   MmaKind issued_kind_{Dtype::FP16, {}, -1};  // matches no real kind: the first issue computes
   double issued_ii_ = 0;
   std::array<double, 4> issued_ii_by_reuse_{};  // by ITensorCore::kReuseA | kReuseB

@@ -58,6 +58,20 @@ TEST_CASE("physics_power_sparse_24_spends_less_tensor_energy_than_dense", "[phys
   }
 }
 
+// A register operand path stretches how long each mma holds its pipe, not the products it
+// computes: at one clock the same GEMM spends the same tensor-core energy with or without
+// the path (and its fragment writes), in more time with it.
+TEST_CASE("physics_power_tensor_energy_counts_products_not_pipe_occupancy", "[physics][power]") {
+  const std::string gemm =
+      "--arch h100 --gemm 1024x1024x1024 -p mapping.kernel=multistage_gemm "
+      "-p gpu.measured_clock_mhz=1980";
+  const auto with = run_stats(gemm);
+  const auto without = run_stats(gemm + " -p tensor_core.register_operand_bytes_per_cycle=0");
+  CHECK(with["ops"][0]["cycles"].get<double>() > without["ops"][0]["cycles"].get<double>());
+  CHECK(with["ops"][0]["energy"]["tensor"].get<double>() ==
+        Approx(without["ops"][0]["energy"]["tensor"].get<double>()).epsilon(1e-9));
+}
+
 TEST_CASE("physics_power_never_above_the_limit_after_settling", "[physics][power]") {
   for (const char* arch : {"a100", "h100", "v100"}) {
     INFO(arch);
