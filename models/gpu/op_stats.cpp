@@ -134,7 +134,9 @@ const OpStat limiter{
 
 // --- utilisation ------------------------------------------------------------------------
 const OpStat util_tensor{
-    {"utilization.tensor", "0..1", "busy fraction of the tensor pipes over the op's cycles",
+    {"utilization.tensor", "0..1",
+     "busy fraction of the tensor pipes over the op's cycles (occupied: issuing, or reading and "
+     "writing register operands where a register operand path holds them longer)",
      StatTotal::kWeightedMean, kGpu},
     field(&OpResult::util_tensor)};
 const OpStat util_smem{
@@ -182,7 +184,8 @@ const OpStat dram_gbps{
 // --- tensor-pipe time by cause (StallCounters) -------------------------------------------
 const OpStat pipe_busy{
     {"stall_pipe_cycles.busy", "pipe-cycles",
-     "tensor pipes issuing, summed over all sub-core pipes", StatTotal::kSum, kGpu},
+     "tensor pipes issuing (or on their register operand path), summed over all sub-core pipes",
+     StatTotal::kSum, kGpu},
     field(&OpResult::pipe_busy)};
 
 // One stat per StallCause (a test checks that none is missing).

@@ -135,7 +135,7 @@ std::vector<ParamDecl> MappingRequest::params() {
                    "rows (A fragment reused along a row of tiles: the harness's dense kernel), "
                    "serpentine (rows, every other one backwards, B also reused at the turns: "
                    "CUTLASS's sm80 warp mma) or columns (B reused down a column: the harness's "
-                   "2:4 kernel, validation/cuda/gemm_sp24.cu); it sets which fragments the "
+                   "2:4 kernel, validation/cuda/sp24_kernel.cuh); it sets which fragments the "
                    "register operand path reads"),
       string_param("barrier_point", d.barrier_point, {"last_ksub", "ktile_end"},
                    "mma.sync / mma.sp mainloops: where the warps wait for the next stage and "

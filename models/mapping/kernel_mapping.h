@@ -58,7 +58,7 @@ struct KernelMapping {
   // "last_ksub" (once every warp has begun its last k-sub; the next k-tile's first fragments
   // load under that k-sub's mma: CUTLASS's sm80 mainloops) or "ktile_end" (after each
   // warp's last mma of the k-tile; the first fragments only after it: the harness's
-  // kernels, validation/cuda/dense_mainloop.cuh and gemm_sp24.cu).
+  // kernels, validation/cuda/dense_mainloop.cuh and sp24_kernel.cuh).
   std::string barrier_point = "last_ksub";
   unsigned mainloop_parts = kMainloopAll;  // MainloopPart bits the multistage kernel runs
   std::string chosen_by;                   // "config" or "heuristic: ..."

@@ -113,7 +113,7 @@ TEST_CASE("measurements_csr_gather_loop_defaults_to_the_harness_and_is_checked",
                     Contains("gemms[0].csr.gather_loop") && Contains("prefetched"));
 }
 
-// Our 2:4 kernel issues its warp tile column by column (validation/cuda/gemm_sp24.cu), the
+// Our 2:4 kernel issues its warp tile column by column (validation/cuda/sp24_kernel.cuh), the
 // dense one row by row: validate simulates each in its own order.
 TEST_CASE("measurements_our_2_4_kernel_is_simulated_in_its_mma_order",
           "[validation][measurements]") {
@@ -133,14 +133,15 @@ TEST_CASE("measurements_our_2_4_kernel_is_simulated_in_its_mma_order",
 }
 
 // Our kernels sync at the top of each k-tile, after the last mma of the one before
-// (validation/cuda/dense_mainloop.cuh, gemm_sp24.cu); the libraries at CUTLASS's last k-sub.
+// (validation/cuda/dense_mainloop.cuh, sp24_kernel.cuh); the libraries at CUTLASS's last k-sub.
 TEST_CASE("measurements_our_kernels_are_simulated_with_their_barrier_point",
           "[validation][measurements]") {
   MeasuredGemm g =
       load_measurements(write_temp("barrier.json", file_with_gemm_fields("")))[0].gemms[0];
   std::string why;
-  for (const char* k :
-       {"stcsim_dense", "stcsim_sp24", "cublas", "cusparselt", "torch_24_cutlass"}) {
+  g.block_rows = g.block_cols = 32, g.pruned = 0.5;  // read by the block-sparse kernels only
+  for (const char* k : {"stcsim_dense", "stcsim_sp24", "stcsim_bsr", "cublas", "cusparselt",
+                        "torch_24_cutlass", "torch_bsr"}) {
     g.kernel = k;
     std::vector<std::string> args;
     REQUIRE(simulation_args(g, "h100", std::nullopt, {}, args, why));

@@ -69,11 +69,11 @@ bool simulation_args(const MeasuredGemm& g, const std::string& arch,
   };
   args = {"run", "--arch", arch, "--gemm", g.shape(), "--dtype", g.dtype};
   if (sparse24) args.insert(args.end(), {"--sparsity", "2:4", "--no-dense-baseline"});
-  // Our 2:4 kernel issues its warp tile column by column (validation/cuda/gemm_sp24.cu: B
+  // Our 2:4 kernel issues its warp tile column by column (validation/cuda/sp24_kernel.cuh: B
   // loaded once per column of mma.sp); the others row by row, the mapping's default.
   if (k == "stcsim_sp24") args.insert(args.end(), {"-p", "mapping.mma_order=columns"});
   // Our kernels wait and sync at the top of each k-tile, after the last mma of the one
-  // before (validation/cuda/dense_mainloop.cuh, gemm_sp24.cu), not at CUTLASS's last k-sub.
+  // before (validation/cuda/dense_mainloop.cuh, sp24_kernel.cuh), not at CUTLASS's last k-sub.
   if (k == "stcsim_dense" || k == "stcsim_sp24" || k == "stcsim_bsr")
     args.insert(args.end(), {"-p", "mapping.barrier_point=ktile_end"});
   // The simulator's synthetic maps keep the same count per block row (per row), as the
