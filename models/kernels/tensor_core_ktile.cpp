@@ -36,6 +36,8 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
   const int nwarps = int(warps.size());
   const bool sync = (t.parts & kMainloopBarrier) != 0, mma = (t.parts & kMainloopMma) != 0;
   const bool frags = (t.parts & kMainloopFragments) != 0;
+  // Fragment writes are bookkept only for pipes that charge them (the a100's do not).
+  const bool writes = !sm.pipes.empty() && sm.pipes.front()->charges_fragment_writes();
   std::vector<WarpState*> group;
   for (int sub = 0; sub < ksubs; ++sub) {
     for (int w = 0; w < nwarps; ++w) {
@@ -58,7 +60,7 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
       }
       ws.frag_cause = sub == 0 ? cause : StallCause::Operand;
       // Written into the warp's registers; issue_ksub puts them on the sub-core's pipe.
-      ws.frag_write_bytes = load ? t.fragment_bytes : 0;
+      ws.frag_write_bytes = load && writes ? t.fragment_bytes : 0;
     }
     // cp.async writes of a stage trickle into shared memory while the previous one is
     // consumed; charge them to the port in slices behind each k-sub's fragment reads.

@@ -54,6 +54,8 @@ class ITensorCore {
   virtual Cycle write_registers(Cycle /*landed*/, double /*bytes*/, Cycle /*not_before*/) {
     return 0;
   }
+  // Whether write_registers charges anything (kernels skip the bookkeeping where not).
+  virtual bool charges_fragment_writes() const { return false; }
   virtual Cycle busy_cycles() const = 0;
   // The cycles of busy_cycles() the datapath spent on its instructions at their kinds'
   // intervals, without what a register path added (operand reads beyond the interval,

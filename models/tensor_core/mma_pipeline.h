@@ -86,6 +86,9 @@ class MmaPipeline : public ITensorCore {
     work_ = work;
   }
   bool charges_operand_reads() const override { return spec_.reg_operand_bytes_per_cycle > 0; }
+  bool charges_fragment_writes() const override {
+    return spec_.fragment_writes_on_path && spec_.reg_operand_bytes_per_cycle > 0;
+  }
   Cycle write_registers(Cycle landed, double bytes, Cycle not_before) override {
     if (!spec_.fragment_writes_on_path || spec_.reg_operand_bytes_per_cycle <= 0) return 0;
     // The writes end as the fragment lands: free where the path is idle, queued behind

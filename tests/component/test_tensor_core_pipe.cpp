@@ -154,10 +154,12 @@ TEST_CASE("tc_register_path_carries_fragment_writes", "[tensor_core]") {
     CHECK(w.first_issue == (on ? 64 : 56));
     CHECK(pipe.busy_cycles() == (on ? 120 : 112));
   }
+  CHECK(MmaPipeline(s).charges_fragment_writes());
   // Without a register path the switch charges nothing.
   MmaPipelineSpec u = spec(6, 24);
   u.fragment_writes_on_path = true;
   MmaPipeline free_path(u);
+  CHECK_FALSE(free_path.charges_fragment_writes());
   CHECK(free_path.write_registers(100, 1024, 0) == 0);
   CHECK(free_path.free_at() == 0);
 }
