@@ -133,9 +133,9 @@ TEST_CASE("cli_abuse_each_case_exits_2_naming_the_input", "[cli][abuse]") {
       {"run --arch " + d + "/octal.yaml" + g, {"octal.yaml:4", "010", "leading zeros"}},
       {"run --arch " + d + "/deep.yaml" + g, {"deep.yaml"}},
       // A second YAML document: its keys would be dropped (yaml-cpp reads the first only).
-      {"run --arch " + d + "/two_docs.yaml" + g, {"two_docs.yaml:4", "second YAML document"}},
+      {"run --arch " + d + "/two_docs.yaml" + g, {"two_docs.yaml:3", "second YAML document"}},
       {"sweep " + d + "/two_docs_sweep.yaml --dry-run --out " + d + "/sw4",
-       {"two_docs_sweep.yaml:7", "second YAML document"}},
+       {"two_docs_sweep.yaml:6", "second YAML document"}},
       {"run --arch " + d + g, {d, "directory"}},
       {"run --arch /dev/zero" + g, {"/dev/zero", "not a regular file"}},
       // Sweep specs: ranges past the value cap or int64, duplicate keys.
