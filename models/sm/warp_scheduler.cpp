@@ -119,8 +119,11 @@ void issue_ksub(ITensorCore& pipe, const MmaKind& kind, const std::vector<WarpSt
   // The series in one call per stretch between fragment writes: a warp's writes take the
   // register path just before its first mma (so a later warp's writes never hold back an
   // earlier warp's mma), and the path's wait for them is the fragments' stall.
+  // (Without writes, as on every preset lacking the path: one call, no scan.)
+  bool writes = false;
+  for (const WarpState* w : warps) writes |= w->frag_write_bytes > 0;
   std::size_t from = 0;
-  for (std::size_t q = 0; q <= total; ++q) {
+  for (std::size_t q = writes ? 0 : total; q <= total; ++q) {
     WarpState* w = q < total && index[q] == 0 ? warps[std::size_t(code[q] >> 1)] : nullptr;
     if (q < total && !(w && w->frag_write_bytes > 0)) continue;
     if (q > from)

@@ -67,7 +67,8 @@ inline RunEstimate estimate_run(const Config& cfg, const std::vector<GemmOp>& op
   const Tile tile = tile_of(cfg);
   RunEstimate e;
   // Maps and every op's result held for the whole run; the largest op's own need.
-  double fixed = double(ops.size()) * double(kBytesPerOp), worst = 0;
+  const double results = double(ops.size()) * double(kBytesPerOp);
+  double fixed = results, worst = 0;
   for (const auto& op : ops) {
     const double ctas = ctas_of(op, tile);
     double own = ctas * double(kBytesPerCta);
@@ -92,7 +93,7 @@ inline RunEstimate estimate_run(const Config& cfg, const std::vector<GemmOp>& op
   }
   e.bytes = fixed + worst;
   e.biggest = "largest: " + e.biggest;
-  if (double(ops.size()) * double(kBytesPerOp) > worst)
+  if (results > worst)
     e.biggest = std::to_string(ops.size()) + " ops at ~" + std::to_string(kBytesPerOp / 1024) +
                 " KiB each for their results and stats; " + e.biggest;
   return e;
