@@ -294,6 +294,21 @@ const OpStat map_barrier_point{
      StatTotal::kNone, kKernel},
     computed<OpResult>([](const OpResult& r) { return r.mapping.barrier_point; }),
     multistage_mma};
+const OpStat map_ktile_prelude{
+    {"mapping.ktile_prelude_instructions", "instructions",
+     "warp instructions each warp issues at the top of a k-tile before its first fragment load, "
+     "on its sub-core's issue port (0: none modelled)",
+     StatTotal::kNone, kKernel},
+    computed<OpResult>([](const OpResult& r) { return r.mapping.loop.ktile_prelude; }),
+    multistage_mma};
+const OpStat map_ksub_loop{
+    {"mapping.ksub_loop", "-",
+     "unrolled (a k-sub's fragments load under the previous k-sub's mma) or rolled (after them)",
+     StatTotal::kNone, kKernel},
+    computed<OpResult>([](const OpResult& r) {
+      return std::string(r.mapping.loop.rolled_ksubs ? "rolled" : "unrolled");
+    }),
+    multistage_mma};
 const OpStat map_chosen_by{
     {"mapping.chosen_by", "-", "the config, or the heuristic's choice and its estimate",
      StatTotal::kNone, kKernel},

@@ -18,7 +18,8 @@ TensorCoreWarps::TensorCoreWarps(const KernelMapping& map, const MmaKind& kind,
                      (kind.sparsity.dense() ? 0.0 : map.warp_m / kind.shape().m * 32 * 4.0)),
       b_buffers(map.b_fragment_buffers > 0 ? map.b_fragment_buffers : 2),
       parts(map.mainloop_parts),
-      sync_at_ktile_end(map.barrier_point == "ktile_end") {}
+      sync_at_ktile_end(map.barrier_point == "ktile_end"),
+      loop(map.loop) {}
 
 std::vector<WarpState> TensorCoreWarps::fresh_warps() const {
   std::vector<WarpState> w(static_cast<std::size_t>(warps));
@@ -39,12 +40,26 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
   // Fragment writes are bookkept only for pipes that charge them (the a100's do not).
   const bool writes = !sm.pipes.empty() && sm.pipes.front()->charges_fragment_writes();
   std::vector<WarpState*> group;
+  const int first = slot * nwarps;  // the CTA's first SM-wide warp slot
+  const double issue_rate = sm.spec.warp_issue_per_cycle;
   for (int sub = 0; sub < ksubs; ++sub) {
+    // The instructions a warp's program has before this k-sub's first fragment load.
+    const int prelude =
+        sub == 0 ? t.loop.ktile_prelude : (t.loop.rolled_ksubs ? t.loop.ksub_prelude : 0);
     for (int w = 0; w < nwarps; ++w) {
       WarpState& ws = warps[std::size_t(w)];
-      // Fragments of k-sub `sub` load while the warp's mma of `sub-1` issue.
+      // Fragments of k-sub `sub` load while the warp's mma of `sub-1` issue; in a rolled
+      // k-sub loop after the last of them, where the loop's back edge puts the loads.
       const FragmentReads& f = t.wavefronts[std::size_t(w)][std::size_t(sub)];
-      const Cycle ready = sub == 0 && sync ? barrier : std::max(barrier, ws.first_issue);
+      Cycle ready = t.loop.rolled_ksubs ? std::max(barrier, ws.last_issue + 1)
+                    : sub == 0 && sync  ? barrier
+                                        : std::max(barrier, ws.first_issue);
+      if (prelude > 0) {
+        // On the sub-core's issue port, one warp's run after another's (the scheduler's
+        // greedy rule: the ready warp of the lower slot first).
+        const double cycles = prelude / issue_rate;
+        ready = sm.issue[std::size_t((first + w) % nsub)].reserve(ready, cycles) + cycles;
+      }
       const bool load = frags || (sub == 0 && cause == StallCause::CtaBoundary);
       if (!load) {
         ws.frag_ready = ready;  // the fragments loaded before the loop, reused
@@ -68,7 +83,6 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
     // Warps take sub-cores by their SM-wide warp slot (slot * warps + w) mod sub-cores, as
     // the hardware assigns them: co-resident CTAs of few warps share all the pipes, not
     // the first few.
-    const int first = slot * nwarps;
     for (int sc = 0; sc < nsub; ++sc) {
       group.clear();
       for (int w = 0; w < nwarps; ++w)

@@ -31,6 +31,7 @@ struct TensorCoreWarps {
   int b_buffers = 2;  // KernelMapping::b_fragment_buffers: 1 reloads B after its last mma
   unsigned parts = kMainloopAll;   // KernelMapping::mainloop_parts
   bool sync_at_ktile_end = false;  // KernelMapping::barrier_point "ktile_end"
+  LoopInstructions loop;           // KernelMapping::loop: preludes on the issue port
 
   TensorCoreWarps() = default;
   TensorCoreWarps(const KernelMapping& map, const MmaKind& kind, const ISharedMemory& smem);
@@ -39,7 +40,8 @@ struct TensorCoreWarps {
 
 // Compute `k_elems` of K on `warps` (the CTA in resident slot `slot`) from `barrier`;
 // raises barrier_ready to the first mma of the last k-sub (the cycle after the last mma,
-// when t.sync_at_ktile_end) and mma_done to the last result.
+// when t.sync_at_ktile_end) and mma_done to the last result. Each warp's prelude
+// instructions (t.loop) take its sub-core's issue port (sm.issue) before its fragment loads.
 // Without all of t.parts (the mainloop-anatomy benchmark): no barrier, each warp starts the
 // k-tile from its own last k-sub and barrier_ready is the earliest warp's; no fragments,
 // they are loaded at the CTA's first k-sub only (`cause` CtaBoundary) and reused; no mma,

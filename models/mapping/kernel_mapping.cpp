@@ -143,6 +143,19 @@ std::vector<ParamDecl> MappingRequest::params() {
                    "first fragments loading under its mma: CUTLASS's sm80 mainloops) or ktile_end "
                    "(after each warp's last mma of the k-tile, the first fragments after it: the "
                    "validation harness's kernels)"),
+      int_param("ktile_prelude_instructions", "instructions", d.loop.ktile_prelude, 0, 100000,
+                "mma.sync / mma.sp mainloops: warp instructions each warp issues at the top of "
+                "every k-tile, after its barrier, before its first fragment load (the wait and "
+                "barrier, the next stage's cp.async and their addresses), on its sub-core's "
+                "issue port (sm.warp_issue_per_cycle); 0: none (CUTLASS spreads them between "
+                "the mma). The harness's kernels' counts: scripts/count_harness_instructions.py"),
+      string_param("ksub_loop", d.loop.rolled_ksubs ? "rolled" : "unrolled", {"unrolled", "rolled"},
+                   "mma.sync / mma.sp mainloops: unrolled (each k-sub's fragments load under "
+                   "the previous k-sub's mma) or rolled (`#pragma unroll 1`: only after the "
+                   "warp's last mma of the previous k-sub: the harness's 2:4 kernel)"),
+      int_param("ksub_prelude_instructions", "instructions", d.loop.ksub_prelude, 0, 100000,
+                "with ksub_loop rolled: warp instructions at the top of each k-sub before its "
+                "first fragment load, on the sub-core's issue port"),
       string_param("csr_gather_loop", d.csr_gather_loop, {"staged", "dependent"},
                    "the CSR kernel's loop over a stage's nonzeros: staged (Sputnik: the stage's "
                    "activation rows gathered into registers together, then the FMAs) or "
@@ -177,7 +190,14 @@ MappingRequest MappingRequest::from(const ParamSet& p) {
   r.csr_gather_loop = p.get_string("csr_gather_loop");
   r.mma_order = p.get_string("mma_order");
   r.barrier_point = p.get_string("barrier_point");
+  r.loop.ktile_prelude = int(p.get_int("ktile_prelude_instructions"));
+  r.loop.rolled_ksubs = p.get_string("ksub_loop") == "rolled";
+  r.loop.ksub_prelude = int(p.get_int("ksub_prelude_instructions"));
   return r;
+}
+
+std::string LoopInstructions::key() const {
+  return std::to_string(ktile_prelude) + (rolled_ksubs ? "r" : "u") + std::to_string(ksub_prelude);
 }
 
 std::vector<KernelMapping> mapping_candidates(Dtype d) {
@@ -396,6 +416,7 @@ std::vector<ScoredMapping> score_mappings(const GemmOp& op, const ChooserHardwar
     m.mainloop_parts = req.mainloop_parts;
     m.mma_order = req.mma_order;
     m.barrier_point = req.barrier_point;
+    m.loop = req.loop;
     m.b_fragment_buffers = req.b_fragment_buffers
                                ? req.b_fragment_buffers
                                : cutlass_b_fragment_buffers(m.warp_m, m.warp_n, op.kind());

@@ -30,6 +30,30 @@ enum MainloopPart : unsigned {
   kMainloopAll = 15
 };
 
+// What a mma.sync / mma.sp mainloop's warps issue besides their mma and fragment loads,
+// where it holds the loads back: read from a kernel's code (for the validation harness's
+// kernels by scripts/count_harness_instructions.py from their PTX), not fitted. Each
+// warp issues these on its sub-core's issue port (SmSpec::warp_issue_per_cycle), which
+// its sub-core's warps share. Zeros (the default): none modelled, as for CUTLASS's
+// mainloops, which spread their copies and addresses between the mma
+// (copy_tiles_and_advance) where the port has room.
+struct LoopInstructions {
+  // At the top of each k-tile, after its barrier: the wait, the barrier, the next stage's
+  // cp.async with their addresses, the k-tile's fragment addresses, before the first
+  // fragment load (the harness: 51-156 a warp).
+  int ktile_prelude = 0;
+  // A rolled k-sub loop (`#pragma unroll 1`: the harness's 2:4 kernel): each k-sub's
+  // fragments load only after the warp's last mma of the previous k-sub (nothing hoists
+  // them across the loop's back edge), after `ksub_prelude` instructions at the loop's top.
+  bool rolled_ksubs = false;
+  int ksub_prelude = 0;
+  bool operator==(const LoopInstructions& o) const {
+    return ktile_prelude == o.ktile_prelude && rolled_ksubs == o.rolled_ksubs &&
+           ksub_prelude == o.ksub_prelude;
+  }
+  std::string key() const;  // for memoization keys
+};
+
 struct KernelMapping {
   int cta_m = 0, cta_n = 0, cta_k = 0;  // cta_k in elements of the input dtype
   int warp_m = 0, warp_n = 0;
@@ -60,6 +84,7 @@ struct KernelMapping {
   // warp's last mma of the k-tile; the first fragments only after it: the harness's
   // kernels, validation/cuda/dense_mainloop.cuh and sp24_kernel.cuh).
   std::string barrier_point = "last_ksub";
+  LoopInstructions loop;                   // mapping.ktile_prelude_instructions, ksub_loop, ...
   unsigned mainloop_parts = kMainloopAll;  // MainloopPart bits the multistage kernel runs
   std::string chosen_by;                   // "config" or "heuristic: ..."
 
@@ -102,6 +127,7 @@ struct MappingRequest {
   int b_fragment_buffers = 0;      // 1 or 2 (0: as CUTLASS's mainloop for the instruction)
   std::string mma_order = "rows";  // or "serpentine", "columns" (KernelMapping::mma_order)
   std::string barrier_point = "last_ksub";  // or "ktile_end" (KernelMapping::barrier_point)
+  LoopInstructions loop;                    // KernelMapping::loop
   unsigned mainloop_parts = kMainloopAll;   // set in code only (MainloopPart)
   // The CSR kernel's loop over a stage's nonzeros: "staged" (Sputnik: the stage's
   // activation rows loaded into registers, all in flight, before the FMAs) or "dependent"

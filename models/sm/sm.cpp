@@ -15,6 +15,7 @@ Sm::Sm(sc_core::sc_module_name name, int id, const SmSpec& spec, const ITensorCo
   smem_ = smem_proto.clone_empty();
   tma_ = tma_proto.clone_empty();
   cuda_.resize(std::size_t(spec.sub_cores));
+  issue_.resize(std::size_t(spec.sub_cores));
   if (spec.l1_kib > 0) l1_ = std::make_unique<SectoredL2>(l1_tag_spec(spec));
   SC_THREAD(run);
 }
@@ -40,7 +41,7 @@ void Sm::run() {
 }
 
 void Sm::run_kernel() {
-  SmContext ctx{spec_,     *smem_,           *tma_,      pipes_,        cuda_,    l1_.get(),
+  SmContext ctx{spec_,     *smem_,           *tma_,      pipes_,        cuda_,    issue_, l1_.get(),
                 counters_, last_write_done_, to_submit_, request_pool_, op_start_};
   slots_.clear();
   slots_.resize(std::size_t(kernel_->ctas_per_sm));

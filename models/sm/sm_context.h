@@ -38,7 +38,8 @@ struct SmContext {
   ITma& tma;
   std::vector<std::unique_ptr<ITensorCore>>& pipes;  // one per sub-core
   std::vector<Timeline>& cuda;                       // FP32 FMA pipe per sub-core
-  SectoredL2* l1;                                    // tag store of the L1 (null: none)
+  std::vector<Timeline>& issue;  // per sub-core: its scheduler's issue port (mainloop preludes)
+  SectoredL2* l1;                // tag store of the L1 (null: none)
   SmCounters& counters;
   Cycle& last_write_done;  // when the SM's last store reached the L2
   std::vector<MemRequest*>& to_submit;

@@ -64,6 +64,10 @@ std::vector<ParamDecl> SmSpec::params() {
       int_param("alu_latency_cycles", "cycles", d.alu_latency_cycles, 1, 1000,
                 "register-dependent latency of an integer or FP32 ALU instruction (the CUDA-core "
                 "kernels' dependent address and conversion chains)"),
+      float_param("warp_issue_per_cycle", "instructions/cycle", d.warp_issue_per_cycle, 0.125, 8,
+                  "warp instructions each sub-core's scheduler issues per cycle, shared by its "
+                  "warps (1 since Volta: NVIDIA's whitepapers); a mainloop's non-mma "
+                  "instructions take it (mapping.ktile_prelude_instructions)"),
   };
 }
 
@@ -84,6 +88,7 @@ SmSpec SmSpec::from(const ParamSet& p) {
   s.l1_kib = int(p.get_int("l1_kib"));
   s.l1_hit_latency_cycles = int(p.get_int("l1_hit_latency_cycles"));
   s.alu_latency_cycles = int(p.get_int("alu_latency_cycles"));
+  s.warp_issue_per_cycle = p.get_float("warp_issue_per_cycle");
   return s;
 }
 

@@ -51,6 +51,10 @@ struct SmSpec {
   // Cycles from an integer or FP32 ALU instruction's issue to when an instruction that
   // reads its result may issue (register-dependent latency).
   int alu_latency_cycles = 4;
+  // Warp instructions each sub-core's scheduler issues per cycle (one since Volta: NVIDIA's
+  // Volta, Ampere and Hopper whitepapers). The port a mainloop's non-mma instructions take
+  // (KernelMapping::loop); its warps share it.
+  double warp_issue_per_cycle = 1;
   static std::vector<ParamDecl> params();
   static SmSpec from(const ParamSet& p);
 };

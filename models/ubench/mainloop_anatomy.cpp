@@ -6,12 +6,14 @@
 // an Ampere-style kernel's time goes; these say where the model puts it, part by part.
 // The harness's 2:4 kernel the same way (mainloop_sp24_*): 2:4 f16 on mma.sp, simulated as
 // validate simulates stcsim_sp24 (a column of mma.sp per B fragment, the barrier after the
-// k-tile's last mma). As on the GPU: one launch to warm up, then the timed one (back to
-// back, no L2 flush); TFLOP/s are the whole (dense) GEMM's flops over the launch's time at
-// the SM clock.
+// k-tile's last mma, its rolled k-sub loop). Each variant's loop instructions besides mma and
+// fragment loads as its PTX has them (models/mapping/harness_loop_instructions.h). As on the GPU:
+// one launch to warm up, then the timed one (back to back, no L2 flush); TFLOP/s are the whole
+// (dense) GEMM's flops over the launch's time at the SM clock.
 #include <string>
 
 #include "models/kernels/i_kernel.h"
+#include "models/mapping/harness_loop_instructions.h"
 #include "models/ubench/microbenchmark.h"
 
 namespace stcsim {
@@ -128,6 +130,11 @@ class MainloopAnatomy : public IMicrobenchmark {
           req.mainloop_parts = v.parts;
           req.mma_order = k.mma_order;
           req.barrier_point = "ktile_end";  // the harness syncs after the k-tile's last mma
+          // What the variant's loop issues besides mma and fragment loads (its PTX).
+          KernelMapping tile;
+          tile.cta_m = t.cta_m, tile.cta_n = t.cta_n, tile.cta_k = t.cta_k;
+          tile.warp_m = t.warp_m, tile.warp_n = t.warp_n, tile.stages = t.stages;
+          if (const auto loop = harness_loop_instructions(k.name, tile, v.parts)) req.loop = *loop;
           const KernelEnv pinned{env.num_sms,
                                  env.clock_mhz,
                                  env.sm,

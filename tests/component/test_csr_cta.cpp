@@ -16,9 +16,11 @@
 #include "models/sm/request_pool.h"
 #include "models/sm/sm_context.h"
 #include "tests/support/preset_env.h"
+#include "tests/support/test_sm.h"
 
 using namespace stcsim;
 using stcsim::test::PresetEnv;
+using stcsim::test::TestSm;
 
 namespace {
 
@@ -31,28 +33,6 @@ struct Sent {
   bool write;
   std::size_t lines;  // L1 misses handed on as lines
   std::size_t runs;
-};
-
-// An a100 SM's parts, fresh, as Sm builds them (sm.cpp).
-struct TestSm {
-  explicit TestSm(const PresetEnv& p)
-      : smem(p.smem->clone_empty()), tma(p.tma->clone_empty()), cuda(std::size_t(p.sm.sub_cores)) {
-    for (int i = 0; i < p.sm.sub_cores; ++i) pipes.push_back(p.tc->clone_empty());
-    l1 = std::make_unique<SectoredL2>(l1_tag_spec(p.sm));
-  }
-  SmContext context(const SmSpec& spec) {
-    return SmContext{spec,     *smem,           *tma,      pipes, cuda, l1.get(),
-                     counters, last_write_done, to_submit, pool};
-  }
-  std::unique_ptr<ISharedMemory> smem;
-  std::unique_ptr<ITma> tma;
-  std::vector<std::unique_ptr<ITensorCore>> pipes;
-  std::vector<Timeline> cuda;
-  std::unique_ptr<SectoredL2> l1;
-  SmCounters counters;
-  Cycle last_write_done = 0;
-  std::vector<MemRequest*> to_submit;
-  RequestPool pool;
 };
 
 // Runs the CTA to retirement as Sm::run_kernel does (advance; time the submitted

@@ -151,3 +151,44 @@ TEST_CASE("measurements_our_kernels_are_simulated_with_their_barrier_point",
           ours);
   }
 }
+
+// Our kernels' instructions besides mma and fragment loads (models/mapping/
+// harness_loop_instructions.h): each k-tile's prelude at the tiles the harness compiles,
+// the 2:4 kernel's rolled k-sub loop; nothing for the libraries or a tile it does not have.
+TEST_CASE("measurements_our_kernels_are_simulated_with_their_loop_instructions",
+          "[validation][measurements]") {
+  MeasuredGemm g =
+      load_measurements(write_temp("loop.json", file_with_gemm_fields("")))[0].gemms[0];
+  MeasuredMapping m;
+  m.cta_m = 256, m.cta_n = 128, m.cta_k = 64, m.warp_m = 64, m.warp_n = 64, m.stages = 3;
+  g.mapping = m;
+  g.block_rows = g.block_cols = 32, g.pruned = 0.5;
+  auto has = [](const std::vector<std::string>& a, const std::string& s) {
+    return std::find(a.begin(), a.end(), s) != a.end();
+  };
+  std::string why;
+  const struct {
+    const char* kernel;
+    const char* prelude;  // empty: none passed
+    bool rolled;
+  } cases[] = {{"stcsim_dense", "mapping.ktile_prelude_instructions=99", false},
+               {"stcsim_sp24", "mapping.ktile_prelude_instructions=103", true},
+               {"stcsim_bsr", "mapping.ktile_prelude_instructions=130", false},
+               {"cublas", "", false},
+               {"cusparselt", "", false}};
+  for (const auto& c : cases) {
+    INFO(c.kernel);
+    g.kernel = c.kernel;
+    std::vector<std::string> args;
+    REQUIRE(simulation_args(g, "h100", std::nullopt, {}, args, why));
+    CHECK(has(args, c.prelude) == (c.prelude[0] != 0));
+    CHECK(has(args, "mapping.ksub_loop=rolled") == c.rolled);
+    CHECK(has(args, "mapping.ksub_prelude_instructions=11") == c.rolled);
+  }
+  // A tile the harness does not compile: no counts to pass.
+  g.kernel = "stcsim_dense";
+  g.mapping->stages = 5;
+  std::vector<std::string> args;
+  REQUIRE(simulation_args(g, "h100", std::nullopt, {}, args, why));
+  for (const auto& a : args) CHECK(a.find("prelude_instructions") == std::string::npos);
+}

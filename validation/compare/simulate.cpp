@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 
+#include "models/mapping/harness_loop_instructions.h"
 #include "sim/core/input_error.h"
 #include "sim/sweep/child_process.h"
 
@@ -96,6 +97,22 @@ bool simulation_args(const MeasuredGemm& g, const std::string& arch,
     p("mapping.swizzle=" + std::to_string(m.swizzle));
     p("mapping.split_k=" + std::to_string(m.split_k));
     p("mapping.smem_layout=" + m.smem_layout);
+  }
+  // What our kernels issue besides mma and fragment loads where it holds the loads back:
+  // each k-tile's copies and addresses after its barrier, the 2:4 kernel's rolled k-sub
+  // loop (counted in their PTX: models/mapping/harness_loop_instructions.h).
+  if (g.mapping && (k == "stcsim_dense" || k == "stcsim_sp24" || k == "stcsim_bsr")) {
+    const MeasuredMapping& m = *g.mapping;
+    KernelMapping tile;
+    tile.cta_m = m.cta_m, tile.cta_n = m.cta_n, tile.cta_k = m.cta_k;
+    tile.warp_m = m.warp_m, tile.warp_n = m.warp_n, tile.stages = m.stages;
+    if (const auto loop = harness_loop_instructions(k.substr(std::strlen("stcsim_")), tile)) {
+      p("mapping.ktile_prelude_instructions=" + std::to_string(loop->ktile_prelude));
+      if (loop->rolled_ksubs) {
+        p("mapping.ksub_loop=rolled");
+        p("mapping.ksub_prelude_instructions=" + std::to_string(loop->ksub_prelude));
+      }
+    }
   }
   // A measured clock is the power controller's answer already: the simulation runs and
   // is timed at it, and a power model does not settle a second time (models/power).

@@ -1,0 +1,41 @@
+// mapping.ktile_prelude_instructions, ksub_loop and ksub_prelude_instructions
+// (KernelMapping::loop): a mainloop whose warps issue a prelude after each k-tile's barrier,
+// or load each k-sub's fragments after the previous k-sub's mma, never takes less time;
+// the stats say what was simulated; a bad value is refused naming its key.
+#include <catch2/catch.hpp>
+
+#include "tests/support/run_stcsim.h"
+
+using namespace stcsim::test;
+
+TEST_CASE("loop_instructions_slow_a_mainloop_and_are_reported", "[cli][mapping]") {
+  const std::string gemm =
+      "--arch h100 --gemm 2048x2048x2048 -p mapping.kernel=multistage_gemm -p mapping.cta_m=128 "
+      "-p mapping.cta_n=128 -p mapping.cta_k=64 -p mapping.warp_m=64 -p mapping.warp_n=64 "
+      "-p mapping.stages=4 -p mapping.barrier_point=ktile_end";
+  const auto base = run_stats(gemm);
+  const auto pre = run_stats(gemm + " -p mapping.ktile_prelude_instructions=117");
+  const auto rolled = run_stats(gemm + " -p mapping.ksub_loop=rolled");
+  CHECK(base["ops"][0]["mapping"]["ktile_prelude_instructions"] == 0);
+  CHECK(base["ops"][0]["mapping"]["ksub_loop"] == "unrolled");
+  CHECK(pre["ops"][0]["mapping"]["ktile_prelude_instructions"] == 117);
+  CHECK(rolled["ops"][0]["mapping"]["ksub_loop"] == "rolled");
+  const double b = base["ops"][0]["cycles"].get<double>();
+  // One warp a sub-core: 117 cycles more a k-tile of about 1,300 (docs/notes.md).
+  CHECK(pre["ops"][0]["cycles"].get<double>() > 1.03 * b);
+  CHECK(rolled["ops"][0]["cycles"].get<double>() > b);
+}
+
+TEST_CASE("loop_instructions_bad_values_name_the_key", "[cli][mapping]") {
+  const std::string gemm = "run --arch h100 --gemm 256x256x256 -q --out " + temp_dir("loop_bad");
+  const auto neg = run_stcsim(gemm + " -p mapping.ktile_prelude_instructions=-3");
+  CHECK(neg.status != 0);
+  CHECK(neg.err.find("ktile_prelude_instructions") != std::string::npos);
+  const auto loop = run_stcsim(gemm + " -p mapping.ksub_loop=sideways");
+  CHECK(loop.status != 0);
+  CHECK(loop.err.find("ksub_loop") != std::string::npos);
+  CHECK(loop.err.find("rolled") != std::string::npos);
+  const auto rate = run_stcsim(gemm + " -p sm.warp_issue_per_cycle=0");
+  CHECK(rate.status != 0);
+  CHECK(rate.err.find("warp_issue_per_cycle") != std::string::npos);
+}

@@ -1,0 +1,113 @@
+// The sub-core's issue port in a mma.sync mainloop (models/kernels/tensor_core_ktile.cpp,
+// KernelMapping::loop): a warp's k-tile prelude takes its sub-core's port before the
+// warp's fragment loads, the warps of one sub-core in turn; a rolled k-sub loop loads each
+// k-sub's fragments only after the warp's last mma of the one before, behind its own
+// prelude. Exact cycles, derived from the parts' own timing (one SM of the a100 preset).
+#include <catch2/catch.hpp>
+#include <vector>
+
+#include "models/kernels/tensor_core_ktile.h"
+#include "tests/support/preset_env.h"
+#include "tests/support/test_sm.h"
+
+using namespace stcsim;
+using stcsim::test::PresetEnv;
+using stcsim::test::TestSm;
+
+namespace {
+
+constexpr Cycle kBarrier = 1000;
+
+KernelMapping tile(int cta_m, int cta_n, int cta_k, LoopInstructions loop) {
+  KernelMapping m;
+  m.cta_m = cta_m, m.cta_n = cta_n, m.cta_k = cta_k;
+  m.warp_m = 64, m.warp_n = 64, m.stages = 3;
+  m.b_fragment_buffers = 2;
+  m.barrier_point = "ktile_end";
+  m.loop = loop;
+  return m;
+}
+
+MmaKind fp16() {
+  GemmOp g;
+  g.dtype = Dtype::FP16;
+  return g.kind();
+}
+
+// One k-tile of `k_elems` on a fresh SM from kBarrier; the CTA's warps after it.
+struct KtileRun {
+  KtileRun(const PresetEnv& p, const KernelMapping& m, int k_elems)
+      : sm(p), t(m, fp16(), *p.smem), warps(t.fresh_warps()) {
+    SmContext ctx = sm.context(p.sm);
+    compute_tensor_core_ktile(ctx, t, 0, warps, k_elems, kBarrier, StallCause::Sync, 0,
+                              barrier_ready, mma_done);
+  }
+  TestSm sm;
+  TensorCoreWarps t;
+  std::vector<WarpState> warps;
+  Cycle barrier_ready = 0, mma_done = 0;
+};
+
+}  // namespace
+
+TEST_CASE("issue_port_one_warp_a_sub_core_shifts_the_ktile_by_its_prelude", "[component][issue]") {
+  const PresetEnv p("a100", "chooser");
+  // 128x128 with 64x64 warp tiles: four warps, one a sub-core, each prelude on its own port,
+  // so every load and mma of the k-tile moves by exactly the prelude at one a cycle.
+  const KtileRun none(p, tile(128, 128, 32, {}), 32);
+  LoopInstructions loop;
+  loop.ktile_prelude = 117;
+  const KtileRun pre(p, tile(128, 128, 32, loop), 32);
+  CHECK(pre.mma_done == none.mma_done + 117);
+  CHECK(pre.barrier_ready == none.barrier_ready + 117);
+  for (std::size_t w = 0; w < 4; ++w) {
+    CHECK(pre.warps[w].first_issue == none.warps[w].first_issue + 117);
+    CHECK(pre.sm.issue[w].free_at() == kBarrier + 117);
+    CHECK(pre.sm.issue[w].busy_cycles() == 117);
+  }
+}
+
+TEST_CASE("issue_port_two_warps_a_sub_core_take_it_in_turn", "[component][issue]") {
+  const PresetEnv p("a100", "chooser");
+  // 256x128: eight warps, warps w and w+4 on sub-core w. With a prelude long enough that
+  // warps 0-3 have loaded and issued their one k-sub before warps 4-7 are through theirs,
+  // warp w+4 runs exactly as warp w did, one prelude later: the port served warp w first
+  // (the lower slot), then warp w+4.
+  LoopInstructions loop;
+  loop.ktile_prelude = 1000;
+  const KtileRun run(p, tile(256, 128, 16, loop), 16);
+  for (std::size_t w = 0; w < 4; ++w) {
+    CHECK(run.sm.issue[w].free_at() == kBarrier + 2000);
+    CHECK(run.sm.issue[w].busy_cycles() == 2000);
+    REQUIRE(run.warps[w].last_done < kBarrier + 2000);  // done before warp w+4 loads
+    CHECK(run.warps[w + 4].first_issue == run.warps[w].first_issue + 1000);
+    CHECK(run.warps[w + 4].last_done == run.warps[w].last_done + 1000);
+  }
+  // Half the rate: each prelude takes twice the cycles.
+  PresetEnv half("a100", "chooser");
+  half.sm.warp_issue_per_cycle = 0.5;
+  const KtileRun slow(half, tile(256, 128, 16, loop), 16);
+  CHECK(slow.sm.issue[0].free_at() == kBarrier + 4000);
+  CHECK(slow.warps[4].first_issue == run.warps[4].first_issue + 2000);
+}
+
+TEST_CASE("issue_port_rolled_ksub_loop_loads_after_the_last_mma", "[component][issue]") {
+  const PresetEnv p("a100", "chooser");
+  // Two k-subs (cta_k 32 of m16n8k16). Unrolled, k-sub 1's fragments load under k-sub 0's
+  // mma; rolled, warp 0's only the cycle after its last mma of k-sub 0 plus its 16 loop-top
+  // instructions, on a port idle by then: so they land exactly where a fresh port would
+  // put them, and k-sub 1's first mma (which waits on nothing else by then) issues there.
+  const KtileRun one(p, tile(128, 128, 32, {}), 16);  // k-sub 0 alone: its last mma
+  const Cycle last0 = one.warps[0].last_issue;
+  LoopInstructions loop;
+  loop.rolled_ksubs = true;
+  loop.ksub_prelude = 16;
+  const KtileRun rolled(p, tile(128, 128, 32, loop), 32);
+  const KtileRun unrolled(p, tile(128, 128, 32, {}), 32);
+  auto fresh = p.smem->clone_empty();
+  const Cycle landed = fresh->read(last0 + 1 + 16, rolled.t.wavefronts[0][1].total());
+  CHECK(rolled.warps[0].first_issue == landed);
+  CHECK(unrolled.warps[0].first_issue < rolled.warps[0].first_issue);
+  CHECK(rolled.mma_done > unrolled.mma_done);
+  CHECK(rolled.sm.issue[0].busy_cycles() == 16);  // no k-tile prelude: only k-sub 1's
+}
