@@ -61,7 +61,11 @@ bool MainloopCta::advance(Cycle now) {
         if (next < ktiles_ && !may_load(next, now)) return false;
         // Without copies only the prologue's stages were written to shared memory.
         const double stage_bytes = uses_fill_bytes() && (copy || kt_ < stages) ? ld.bytes() : 0;
-        if (next < ktiles_) issue_stage_load(next, now);
+        copy_bytes_ = 0;
+        if (next < ktiles_) {
+          issue_stage_load(next, now);
+          copy_bytes_ = loads_[std::size_t(next % stages)].bytes();
+        }
         compute_ktile(now, cause, stage_bytes);
         first_ktile_ = false;
         if (++kt_ == ktiles_) {

@@ -29,8 +29,8 @@ std::vector<WarpState> TensorCoreWarps::fresh_warps() const {
 
 void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot,
                                std::vector<WarpState>& warps, int k_elems, Cycle barrier,
-                               StallCause cause, double fill_bytes, Cycle& barrier_ready,
-                               Cycle& mma_done) {
+                               StallCause cause, double fill_bytes, double copy_bytes,
+                               Cycle& barrier_ready, Cycle& mma_done) {
   const auto shape = t.mma.shape();
   const int ksubs = (k_elems + shape.k - 1) / shape.k;
   const int nsub = int(sm.pipes.size());
@@ -42,6 +42,13 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
   std::vector<WarpState*> group;
   const int first = slot * nwarps;  // the CTA's first SM-wide warp slot
   const double issue_rate = sm.spec.warp_issue_per_cycle;
+  // A kernel whose copies are in its k-tile prelude (the harness's) issues the k-tile's
+  // cp.async all at the top, before its first ldmatrix in program order: their bytes take
+  // the port (the LSU's path) ahead of the k-tile's fragment reads, counted once, there.
+  // Otherwise (CUTLASS's order: a k-sub's fragments, then a group of copies, then its mma)
+  // the stage's data trickles into shared memory in slices behind each k-sub's reads.
+  const bool copies_first = t.loop.ktile_prelude > 0;
+  if (copies_first && copy_bytes > 0) sm.smem.fill(barrier, copy_bytes);
   for (int sub = 0; sub < ksubs; ++sub) {
     // The instructions a warp's program has before this k-sub's first fragment load.
     const int prelude =
@@ -79,7 +86,7 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
     }
     // cp.async writes of a stage trickle into shared memory while the previous one is
     // consumed; charge them to the port in slices behind each k-sub's fragment reads.
-    sm.smem.fill(barrier, fill_bytes / ksubs);
+    if (!copies_first) sm.smem.fill(barrier, fill_bytes / ksubs);
     // Warps take sub-cores by their SM-wide warp slot (slot * warps + w) mod sub-cores, as
     // the hardware assigns them: co-resident CTAs of few warps share all the pipes, not
     // the first few.

@@ -147,8 +147,10 @@ std::vector<ParamDecl> MappingRequest::params() {
                 "mma.sync / mma.sp mainloops: warp instructions each warp issues at the top of "
                 "every k-tile, after its barrier, before its first fragment load (the wait and "
                 "barrier, the next stage's cp.async and their addresses), on its sub-core's "
-                "issue port (sm.warp_issue_per_cycle); 0: none (CUTLASS spreads them between "
-                "the mma). The harness's kernels' counts: scripts/count_harness_instructions.py"),
+                "issue port (sm.warp_issue_per_cycle), and the stage's cp.async bytes take the "
+                "shared-memory port ahead of the k-tile's fragment reads; 0: none (CUTLASS "
+                "spreads its copies between the k-subs, behind each one's fragment reads). The "
+                "harness's kernels' counts: scripts/count_harness_instructions.py"),
       string_param("ksub_loop", d.loop.rolled_ksubs ? "rolled" : "unrolled", {"unrolled", "rolled"},
                    "mma.sync / mma.sp mainloops: unrolled (each k-sub's fragments load under "
                    "the previous k-sub's mma) or rolled (`#pragma unroll 1`: only after the "

@@ -40,7 +40,9 @@ enum MainloopPart : unsigned {
 struct LoopInstructions {
   // At the top of each k-tile, after its barrier: the wait, the barrier, the next stage's
   // cp.async with their addresses, the k-tile's fragment addresses, before the first
-  // fragment load (the harness: 51-156 a warp).
+  // fragment load (the harness: 51-156 a warp). With a prelude the stage's cp.async bytes
+  // take the shared-memory port (the LSU's path) ahead of the k-tile's fragment reads, in
+  // program order; without, behind each k-sub's reads (CUTLASS's order).
   int ktile_prelude = 0;
   // A rolled k-sub loop (`#pragma unroll 1`: the harness's 2:4 kernel): each k-sub's
   // fragments load only after the warp's last mma of the previous k-sub (nothing hoists

@@ -2,7 +2,9 @@
 // KernelMapping::loop): a warp's k-tile prelude takes its sub-core's port before the
 // warp's fragment loads, the warps of one sub-core in turn; a rolled k-sub loop loads each
 // k-sub's fragments only after the warp's last mma of the one before, behind its own
-// prelude. Exact cycles, derived from the parts' own timing (one SM of the a100 preset).
+// prelude; a kernel whose copies are in its prelude puts their bytes on the shared-memory
+// port ahead of the k-tile's fragment reads. Exact cycles, derived from the parts' own
+// timing (one SM of the a100 preset).
 #include <catch2/catch.hpp>
 #include <vector>
 
@@ -36,11 +38,11 @@ MmaKind fp16() {
 
 // One k-tile of `k_elems` on a fresh SM from kBarrier; the CTA's warps after it.
 struct KtileRun {
-  KtileRun(const PresetEnv& p, const KernelMapping& m, int k_elems)
+  KtileRun(const PresetEnv& p, const KernelMapping& m, int k_elems, double fill_bytes = 0)
       : sm(p), t(m, fp16(), *p.smem), warps(t.fresh_warps()) {
     SmContext ctx = sm.context(p.sm);
-    compute_tensor_core_ktile(ctx, t, 0, warps, k_elems, kBarrier, StallCause::Sync, 0,
-                              barrier_ready, mma_done);
+    compute_tensor_core_ktile(ctx, t, 0, warps, k_elems, kBarrier, StallCause::Sync, fill_bytes,
+                              fill_bytes, barrier_ready, mma_done);
   }
   TestSm sm;
   TensorCoreWarps t;
@@ -110,4 +112,26 @@ TEST_CASE("issue_port_rolled_ksub_loop_loads_after_the_last_mma", "[component][i
   CHECK(unrolled.warps[0].first_issue < rolled.warps[0].first_issue);
   CHECK(rolled.mma_done > unrolled.mma_done);
   CHECK(rolled.sm.issue[0].busy_cycles() == 16);  // no k-tile prelude: only k-sub 1's
+}
+
+TEST_CASE("issue_port_copies_in_the_prelude_go_ahead_of_the_fragment_reads", "[component][issue]") {
+  const PresetEnv p("a100", "chooser");
+  // One k-sub, four warps. A stage of 64,000 B, which holds a fresh port for `fill` cycles
+  // (at the a100's fill rate): in CUTLASS's order (no prelude) behind the k-sub's fragment
+  // reads, which do not move; in the harness's (copies in a 10-instruction prelude) ahead
+  // of them, so every read, and every mma after it, moves by exactly those cycles.
+  const double bytes = 64000;
+  const Cycle fill = p.smem->clone_empty()->fill(kBarrier, bytes) - kBarrier;
+  REQUIRE(fill > 10);
+  const KtileRun none(p, tile(128, 128, 16, {}), 16);
+  const KtileRun cutlass(p, tile(128, 128, 16, {}), 16, bytes);
+  LoopInstructions loop;
+  loop.ktile_prelude = 10;
+  const KtileRun harness(p, tile(128, 128, 16, loop), 16, bytes);
+  for (std::size_t w = 0; w < 4; ++w) {
+    CHECK(cutlass.warps[w].first_issue == none.warps[w].first_issue);
+    CHECK(harness.warps[w].first_issue == none.warps[w].first_issue + fill);
+  }
+  CHECK(harness.mma_done == none.mma_done + fill);
+  CHECK(harness.sm.smem->busy_cycles() == cutlass.sm.smem->busy_cycles());  // moved, not added
 }
