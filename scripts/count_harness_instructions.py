@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Count the warp instructions of the harness's mainloops in their PTX.
 
-The model's issue port (mapping.ktile_prelude_instructions, mapping.ksub_other_instructions)
+The model's issue port (mapping.ktile_prelude_instructions, ktile_copy_instructions,
+ksub_prelude_instructions; models/mapping/harness_loop_instructions.cpp holds the table)
 takes these counts: what a warp issues at the top of each k-tile before its first fragment
-load (the wait, the barrier, the next stage's cp.async and their addresses), and what it
-issues a k-sub besides its mma. They are read from the kernels' code, not fitted.
+load (the wait, the barrier, the next stage's cp.async and their addresses), and at the top
+of a rolled k-sub loop. They are read from the kernels' code, not fitted.
 
 Usage: scripts/count_harness_instructions.py [PTX ...]
 Without arguments it compiles validation/cuda/gemm_dense.cu, gemm_sp24.cu, gemm_bsr.cu
@@ -12,13 +13,19 @@ and validation/ubench/mainloop_bench.cu with nvcc (-O3, sm_90) into a temporary 
 
 PTX, not SASS: ptxas may fold or expand a few instructions (no SASS disassembler is
 installed on the build machine); the counts are per thread, i.e. per warp instruction.
-For each kernel entry it finds the k-tile loop (the outermost loop with mma or ldmatrix)
-and, for a rolled k-sub loop inside it (the 2:4 kernel), that loop too, and counts:
-  prelude  instruction lines from the k-tile loop's head to its first ldmatrix (to its
-           first mma where it loads none): the common path, copies issued
-  ksub     for a rolled k-sub loop: its instruction lines, and those before its first ldmatrix
+For each kernel entry it finds the k-tile loop (the one loop with mma or ldmatrix that
+holds every other such loop) and, for a rolled k-sub loop inside it (the 2:4 kernel, one
+trip per 32-wide k-sub), that loop too, and counts:
+  prelude  along the k-tile loop's paths from its head to its first ldmatrix (to its first
+           mma where it loads none), forward branches only: the longest path (the k-tiles
+           that issue the next stage's copies) and the shortest (the last S-1, whose `if`
+           skips them); copy = longest - shortest
+  ksub_pre for a rolled k-sub loop: its instructions before its first ldmatrix
   body     the k-tile loop's instructions per k-tile (a rolled k-sub loop counted once per
-           trip), with its mma, ldmatrix and cp.async
+           trip), with its mma, ldmatrix and cp.async, checked against the tile: mma =
+           (WM/16)(WN/8) per k-sub, k-subs of 16 (dense, bsr) or 32 (sp24) along CK
+It stops with an error where a kernel's loops or counts are not what it expects, or where
+no kernel it knows is found.
 """
 import os
 import re
@@ -89,23 +96,63 @@ def first(body, a, b, ops):
     return None
 
 
+def paths(body, a, stop):
+    """(shortest, longest) instruction counts from line a to line stop (exclusive) through
+    the forward branches between them."""
+    labels = {m.group(1): i for i, l in enumerate(body) for m in [LABEL.match(l)] if m}
+    memo = {}
+
+    def walk(i):
+        if i >= stop:
+            return (0, 0)
+        if i in memo:
+            return memo[i]
+        line = body[i]
+        here = 1 if is_instruction(line) else 0
+        m = BRANCH.search(line)
+        target = labels.get(m.group(1)) if m else None
+        if target is not None and i < target <= stop:
+            taken = walk(target)
+            if line.strip().startswith("@"):  # conditional: either way
+                fall = walk(i + 1)
+                r = (here + min(taken[0], fall[0]), here + max(taken[1], fall[1]))
+            else:
+                r = (here + taken[0], here + taken[1])
+        else:
+            r = walk(i + 1)
+            r = (here + r[0], here + r[1])
+        memo[i] = r
+        return r
+
+    sys.setrecursionlimit(max(10000, 4 * (stop - a)))
+    return walk(a)
+
+
 def analyse(name, body):
     found = [(h, e) for h, e in loops(body) if has(body, h, e, "mma.") or has(body, h, e, "ldmatrix")]
     if not found:
         return None
-    outer = min(found, key=lambda r: r[0] - r[1])  # the widest: the k-tile loop
-    inner = [r for r in found if r != outer and outer[0] <= r[0] and r[1] <= outer[1]]
     m = KERNEL.search(name)
     cm, cn, ck, wm, wn, s = (int(x) for x in m.groups()[1:7])
     parts = int(m.group(8)) if m.group(8) else 15  # the bsr kernel runs every part
-    row = {"kernel": m.group(1), "tile": f"{cm}x{cn}x{ck}_{wm}x{wn}_s{s}",
+    outer = min(found, key=lambda r: r[0] - r[1])  # the widest: the k-tile loop
+    inner = [r for r in found if r != outer and outer[0] <= r[0] and r[1] <= outer[1]]
+    # Without fragment loads (mma_only) the compiler may split the loop (an unrolled body
+    # and its remainder): the widest is counted; with them, anything else is unexpected.
+    siblings = [r for r in found if r != outer and r not in inner]
+    if len(inner) > 1 or (siblings and parts & 4):
+        sys.exit(f"{name}: expected one k-tile loop holding at most one k-sub loop, found {found}")
+    kind = m.group(1)
+    row = {"kernel": kind, "tile": f"{cm}x{cn}x{ck}_{wm}x{wn}_s{s}",
            "variant": VARIANTS.get(parts, str(parts))}
     stop = first(body, outer[0], outer[1], ["ldmatrix"]) or first(body, outer[0], outer[1], ["mma."])
-    row["prelude"] = count(body, outer[0], stop - 1) if stop is not None else 0
+    shortest, longest = paths(body, outer[0], stop) if stop is not None else (0, 0)
+    row["prelude"], row["copy"] = shortest, longest - shortest
+    ksub_k = 32 if kind == "sp24" else 16
     trips = 1
     if inner:
         h, e = inner[0]
-        trips = ck // 32  # the 2:4 kernel's rolled loop: one trip per 32-wide k-sub
+        trips = ck // ksub_k  # the 2:4 kernel's rolled loop: one trip per k-sub
         row["ksub"] = count(body, h, e)
         s0 = first(body, h, e, ["ldmatrix"])
         row["ksub_before_ldmatrix"] = count(body, h, s0 - 1) if s0 is not None else 0
@@ -114,19 +161,23 @@ def analyse(name, body):
         if inner:
             n += (trips - 1) * count(body, inner[0][0], inner[0][1], op)
         row[key] = n
+    # An mma-only loop may be unrolled over k-tiles by the compiler: a whole multiple.
+    per_ktile = (wm // 16) * (wn // 8) * (ck // ksub_k)
+    if parts & 8 and (row["mma"] == 0 or row["mma"] % per_ktile):
+        sys.exit(f"{name}: {row['mma']} mma in the k-tile loop, expected a multiple of {per_ktile}")
     return row
 
 
 def main(argv):
-    paths = argv[1:]
+    paths_in = argv[1:]
     tmp = None
-    if not paths:
+    if not paths_in:
         tmp = tempfile.TemporaryDirectory()
-        paths = compile_ptx(tmp.name)
-    print(f"{'kernel':6} {'tile':22} {'variant':19} {'prelude':>7} {'body':>5} {'mma':>4} "
-          f"{'ldm':>4} {'cp.async':>8} {'ksub':>5} {'ksub_pre':>8}")
+        paths_in = compile_ptx(tmp.name)
+    print(f"{'kernel':6} {'tile':22} {'variant':19} {'prelude':>7} {'copy':>5} {'body':>5} "
+          f"{'mma':>4} {'ldm':>4} {'cp.async':>8} {'ksub':>5} {'ksub_pre':>8}")
     seen = set()
-    for p in paths:
+    for p in paths_in:
         with open(p) as f:
             text = f.read()
         for name, body in entries(text):
@@ -136,8 +187,11 @@ def main(argv):
             r = analyse(name, body)
             if r:
                 print(f"{r['kernel']:6} {r['tile']:22} {r['variant']:19} {r['prelude']:7} "
-                      f"{r['body']:5} {r['mma']:4} {r['ldmatrix']:4} {r['cp_async']:8} "
-                      f"{r.get('ksub', '-'):>5} {r.get('ksub_before_ldmatrix', '-'):>8}")
+                      f"{r['copy']:5} {r['body']:5} {r['mma']:4} {r['ldmatrix']:4} "
+                      f"{r['cp_async']:8} {r.get('ksub', '-'):>5} "
+                      f"{r.get('ksub_before_ldmatrix', '-'):>8}")
+    if not seen:
+        sys.exit("no dense_gemm, sp24_gemm or bsr_gemm kernel entry in " + ", ".join(paths_in))
     return 0
 
 

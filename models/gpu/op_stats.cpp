@@ -297,16 +297,26 @@ const OpStat map_barrier_point{
 const OpStat map_ktile_prelude{
     {"mapping.ktile_prelude_instructions", "instructions",
      "warp instructions each warp issues at the top of a k-tile before its first fragment load, "
-     "on its sub-core's issue port (0: none modelled)",
+     "besides its copies', on its sub-core's issue port (0: none modelled)",
      StatTotal::kNone, kKernel},
     computed<OpResult>([](const OpResult& r) { return r.mapping.loop.ktile_prelude; }),
+    multistage_mma};
+const OpStat map_ktile_copy{
+    {"mapping.ktile_copy_instructions", "instructions",
+     "of a k-tile's top, the instructions that issue the next stage's copies (skipped by the "
+     "k-tiles that copy nothing)",
+     StatTotal::kNone, kKernel},
+    computed<OpResult>([](const OpResult& r) { return r.mapping.loop.ktile_copy_instructions; }),
     multistage_mma};
 const OpStat map_ksub_loop{
     {"mapping.ksub_loop", "-",
      "unrolled (a k-sub's fragments load under the previous k-sub's mma) or rolled (after them)",
      StatTotal::kNone, kKernel},
     computed<OpResult>([](const OpResult& r) {
-      return std::string(r.mapping.loop.rolled_ksubs ? "rolled" : "unrolled");
+      return r.mapping.loop.rolled_ksubs
+                 ? "rolled, " + std::to_string(r.mapping.loop.ksub_prelude) +
+                       " instructions at its top"
+                 : std::string("unrolled");
     }),
     multistage_mma};
 const OpStat map_chosen_by{

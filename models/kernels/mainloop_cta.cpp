@@ -15,7 +15,10 @@ MainloopCta::MainloopCta(const CtaTask& t, int stages, int ktiles, SmContext& sm
 void MainloopCta::issue_prologue(Cycle now) {
   // The loop's copies run S-1 stages ahead; without them every stage is filled here.
   const int stages = int(loads_.size()) - ((parts_ & kMainloopCopy) ? 1 : 0);
-  for (int st = 0; st < std::min(stages, ktiles_); ++st) issue_stage_load(st, now);
+  for (int st = 0; st < std::min(stages, ktiles_); ++st) {
+    issue_stage_load(st, now);
+    if (uses_fill_bytes()) prologue_bytes_ += loads_[std::size_t(st)].bytes();
+  }
 }
 
 bool MainloopCta::advance(Cycle now) {
@@ -61,10 +64,12 @@ bool MainloopCta::advance(Cycle now) {
         if (next < ktiles_ && !may_load(next, now)) return false;
         // Without copies only the prologue's stages were written to shared memory.
         const double stage_bytes = uses_fill_bytes() && (copy || kt_ < stages) ? ld.bytes() : 0;
-        copy_bytes_ = 0;
+        // The copies this k-tile issues; the first also carries the prologue's, issued
+        // before it in program order (only a kernel whose copies come first reads these).
+        copy_bytes_ = first_ktile_ ? prologue_bytes_ : 0;
         if (next < ktiles_) {
           issue_stage_load(next, now);
-          copy_bytes_ = loads_[std::size_t(next % stages)].bytes();
+          if (uses_fill_bytes()) copy_bytes_ += loads_[std::size_t(next % stages)].bytes();
         }
         compute_ktile(now, cause, stage_bytes);
         first_ktile_ = false;

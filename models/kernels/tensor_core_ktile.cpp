@@ -47,12 +47,16 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
   // the port (the LSU's path) ahead of the k-tile's fragment reads, counted once, there.
   // Otherwise (CUTLASS's order: a k-sub's fragments, then a group of copies, then its mma)
   // the stage's data trickles into shared memory in slices behind each k-sub's reads.
-  const bool copies_first = t.loop.ktile_prelude > 0;
+  const bool copies_first = t.loop.copies_first();
   if (copies_first && copy_bytes > 0) sm.smem.fill(barrier, copy_bytes);
+  // No later prelude on this SM is ready before this barrier (its time only grows).
+  for (IssuePort& port : sm.issue) port.forget_before(barrier);
   for (int sub = 0; sub < ksubs; ++sub) {
     // The instructions a warp's program has before this k-sub's first fragment load.
+    // A k-tile that copies nothing (the last S-1) skips its copies' instructions.
     const int prelude =
-        sub == 0 ? t.loop.ktile_prelude : (t.loop.rolled_ksubs ? t.loop.ksub_prelude : 0);
+        sub == 0 ? t.loop.ktile_prelude + (copy_bytes > 0 ? t.loop.ktile_copy_instructions : 0)
+                 : (t.loop.rolled_ksubs ? t.loop.ksub_prelude : 0);
     for (int w = 0; w < nwarps; ++w) {
       WarpState& ws = warps[std::size_t(w)];
       // Fragments of k-sub `sub` load while the warp's mma of `sub-1` issue; in a rolled
@@ -62,8 +66,10 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
                     : sub == 0 && sync  ? barrier
                                         : std::max(barrier, ws.first_issue);
       if (prelude > 0) {
-        // On the sub-core's issue port, one warp's run after another's (the scheduler's
-        // greedy rule: the ready warp of the lower slot first).
+        // On the sub-core's issue port, one warp's run after another's: warps ready
+        // together in slot order (the scheduler's greedy rule: the lower slot first), a
+        // run in the earliest idle stretch from its ready cycle (IssuePort). Only these
+        // runs take the port here: an mma's own issue slot is not charged on it.
         const double cycles = prelude / issue_rate;
         ready = sm.issue[std::size_t((first + w) % nsub)].reserve(ready, cycles) + cycles;
       }
@@ -77,7 +83,7 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
         // previous k-sub in program order and overwrites the registers that mma read,
         // so it issues the cycle after that mma (from the previous k-tile at sub 0).
         const Cycle a_done = sm.smem.read(ready, f.a);
-        const Cycle b_done = sm.smem.read(std::max(barrier, ws.last_issue + 1), f.b);
+        const Cycle b_done = sm.smem.read(std::max(ready, ws.last_issue + 1), f.b);
         ws.frag_ready = std::max(a_done, b_done);
       }
       ws.frag_cause = sub == 0 ? cause : StallCause::Operand;

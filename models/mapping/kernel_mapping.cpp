@@ -145,12 +145,18 @@ std::vector<ParamDecl> MappingRequest::params() {
                    "validation harness's kernels)"),
       int_param("ktile_prelude_instructions", "instructions", d.loop.ktile_prelude, 0, 100000,
                 "mma.sync / mma.sp mainloops: warp instructions each warp issues at the top of "
-                "every k-tile, after its barrier, before its first fragment load (the wait and "
-                "barrier, the next stage's cp.async and their addresses), on its sub-core's "
-                "issue port (sm.warp_issue_per_cycle), and the stage's cp.async bytes take the "
-                "shared-memory port ahead of the k-tile's fragment reads; 0: none (CUTLASS "
-                "spreads its copies between the k-subs, behind each one's fragment reads). The "
-                "harness's kernels' counts: scripts/count_harness_instructions.py"),
+                "every k-tile, after its barrier, before its first fragment load, besides the "
+                "copies' (the wait and barrier, the fragment addresses), on its sub-core's "
+                "issue port (sm.warp_issue_per_cycle); with this or ktile_copy_instructions "
+                "nonzero the k-tile's cp.async bytes take the shared-memory port ahead of its "
+                "fragment reads (program order); 0 and 0: CUTLASS's order, its copies spread "
+                "between the k-subs behind each one's reads. The harness's kernels' counts: "
+                "scripts/count_harness_instructions.py"),
+      int_param("ktile_copy_instructions", "instructions", d.loop.ktile_copy_instructions, 0,
+                100000,
+                "mma.sync / mma.sp mainloops: of a k-tile's top, the instructions that issue "
+                "the next stage's cp.async and their addresses, on the issue port too; a "
+                "k-tile that copies nothing (the last S-1) skips them"),
       string_param("ksub_loop", d.loop.rolled_ksubs ? "rolled" : "unrolled", {"unrolled", "rolled"},
                    "mma.sync / mma.sp mainloops: unrolled (each k-sub's fragments load under "
                    "the previous k-sub's mma) or rolled (`#pragma unroll 1`: only after the "
@@ -193,13 +199,15 @@ MappingRequest MappingRequest::from(const ParamSet& p) {
   r.mma_order = p.get_string("mma_order");
   r.barrier_point = p.get_string("barrier_point");
   r.loop.ktile_prelude = int(p.get_int("ktile_prelude_instructions"));
+  r.loop.ktile_copy_instructions = int(p.get_int("ktile_copy_instructions"));
   r.loop.rolled_ksubs = p.get_string("ksub_loop") == "rolled";
   r.loop.ksub_prelude = int(p.get_int("ksub_prelude_instructions"));
   return r;
 }
 
 std::string LoopInstructions::key() const {
-  return std::to_string(ktile_prelude) + (rolled_ksubs ? "r" : "u") + std::to_string(ksub_prelude);
+  return std::to_string(ktile_prelude) + "+" + std::to_string(ktile_copy_instructions) +
+         (rolled_ksubs ? "r" : "u") + std::to_string(ksub_prelude);
 }
 
 std::vector<KernelMapping> mapping_candidates(Dtype d) {

@@ -38,19 +38,24 @@ enum MainloopPart : unsigned {
 // mainloops, which spread their copies and addresses between the mma
 // (copy_tiles_and_advance) where the port has room.
 struct LoopInstructions {
-  // At the top of each k-tile, after its barrier: the wait, the barrier, the next stage's
-  // cp.async with their addresses, the k-tile's fragment addresses, before the first
-  // fragment load (the harness: 51-156 a warp). With a prelude the stage's cp.async bytes
-  // take the shared-memory port (the LSU's path) ahead of the k-tile's fragment reads, in
-  // program order; without, behind each k-sub's reads (CUTLASS's order).
+  // At the top of each k-tile, after its barrier, before its first fragment load: the wait,
+  // the barrier, the fragment addresses (the harness: 12-27 a warp), and the instructions
+  // that issue the next stage's cp.async with their addresses (37-143), which a k-tile that
+  // copies nothing (the last S-1, behind the harness's `if`) skips. A kernel with either
+  // issues its copies there: the k-tile's cp.async bytes take the shared-memory port (the
+  // LSU's path) ahead of its fragment reads, in program order (copies_first()); without,
+  // behind each k-sub's reads (CUTLASS's order).
   int ktile_prelude = 0;
+  int ktile_copy_instructions = 0;
+  bool copies_first() const { return ktile_prelude > 0 || ktile_copy_instructions > 0; }
   // A rolled k-sub loop (`#pragma unroll 1`: the harness's 2:4 kernel): each k-sub's
   // fragments load only after the warp's last mma of the previous k-sub (nothing hoists
   // them across the loop's back edge), after `ksub_prelude` instructions at the loop's top.
   bool rolled_ksubs = false;
   int ksub_prelude = 0;
   bool operator==(const LoopInstructions& o) const {
-    return ktile_prelude == o.ktile_prelude && rolled_ksubs == o.rolled_ksubs &&
+    return ktile_prelude == o.ktile_prelude &&
+           ktile_copy_instructions == o.ktile_copy_instructions && rolled_ksubs == o.rolled_ksubs &&
            ksub_prelude == o.ksub_prelude;
   }
   std::string key() const;  // for memoization keys

@@ -68,7 +68,7 @@ class Sm : public sc_core::sc_module {
   std::unique_ptr<ISharedMemory> smem_;
   std::unique_ptr<ITma> tma_;
   std::vector<Timeline> cuda_;      // per sub-core FP32 pipe
-  std::vector<Timeline> issue_;     // per sub-core warp-instruction issue port
+  std::vector<IssuePort> issue_;    // per sub-core warp-instruction issue port
   std::unique_ptr<SectoredL2> l1_;  // tag store of the L1 data cache (null: no L1)
   const KernelLaunch* kernel_ = nullptr;
   Cycle op_start_ = 0;

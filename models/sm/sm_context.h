@@ -10,6 +10,7 @@
 #include "models/common/timeline.h"
 #include "models/memory/memory_system.h"
 #include "models/memory/sectored_l2.h"
+#include "models/sm/issue_port.h"
 #include "models/sm/request_pool.h"
 #include "models/sm/sm_counters.h"
 #include "models/sm/sm_spec.h"
@@ -38,8 +39,8 @@ struct SmContext {
   ITma& tma;
   std::vector<std::unique_ptr<ITensorCore>>& pipes;  // one per sub-core
   std::vector<Timeline>& cuda;                       // FP32 FMA pipe per sub-core
-  std::vector<Timeline>& issue;  // per sub-core: its scheduler's issue port (mainloop preludes)
-  SectoredL2* l1;                // tag store of the L1 (null: none)
+  std::vector<IssuePort>& issue;  // per sub-core: its scheduler's issue port (mainloop preludes)
+  SectoredL2* l1;                 // tag store of the L1 (null: none)
   SmCounters& counters;
   Cycle& last_write_done;  // when the SM's last store reached the L2
   std::vector<MemRequest*>& to_submit;

@@ -38,11 +38,12 @@ MmaKind fp16() {
 
 // One k-tile of `k_elems` on a fresh SM from kBarrier; the CTA's warps after it.
 struct KtileRun {
-  KtileRun(const PresetEnv& p, const KernelMapping& m, int k_elems, double fill_bytes = 0)
+  KtileRun(const PresetEnv& p, const KernelMapping& m, int k_elems, double fill_bytes = 0,
+           double copy_bytes = 0)
       : sm(p), t(m, fp16(), *p.smem), warps(t.fresh_warps()) {
     SmContext ctx = sm.context(p.sm);
     compute_tensor_core_ktile(ctx, t, 0, warps, k_elems, kBarrier, StallCause::Sync, fill_bytes,
-                              fill_bytes, barrier_ready, mma_done);
+                              copy_bytes, barrier_ready, mma_done);
   }
   TestSm sm;
   TensorCoreWarps t;
@@ -120,18 +121,65 @@ TEST_CASE("issue_port_copies_in_the_prelude_go_ahead_of_the_fragment_reads", "[c
   // (at the a100's fill rate): in CUTLASS's order (no prelude) behind the k-sub's fragment
   // reads, which do not move; in the harness's (copies in a 10-instruction prelude) ahead
   // of them, so every read, and every mma after it, moves by exactly those cycles.
-  const double bytes = 64000;
-  const Cycle fill = p.smem->clone_empty()->fill(kBarrier, bytes) - kBarrier;
+  // The stage that landed (`fill_bytes`, CUTLASS's accounting) is not what the harness
+  // charges: it charges the copies it issues (`copy_bytes`), here a different amount.
+  const double landed = 64000, issued = 32000;
+  const Cycle fill = p.smem->clone_empty()->fill(kBarrier, issued) - kBarrier;
   REQUIRE(fill > 10);
   const KtileRun none(p, tile(128, 128, 16, {}), 16);
-  const KtileRun cutlass(p, tile(128, 128, 16, {}), 16, bytes);
+  const KtileRun cutlass(p, tile(128, 128, 16, {}), 16, landed, issued);
   LoopInstructions loop;
   loop.ktile_prelude = 10;
-  const KtileRun harness(p, tile(128, 128, 16, loop), 16, bytes);
+  const KtileRun harness(p, tile(128, 128, 16, loop), 16, landed, issued);
+  const KtileRun last(p, tile(128, 128, 16, loop), 16, landed, 0);  // a k-tile copying nothing
   for (std::size_t w = 0; w < 4; ++w) {
     CHECK(cutlass.warps[w].first_issue == none.warps[w].first_issue);
     CHECK(harness.warps[w].first_issue == none.warps[w].first_issue + fill);
+    CHECK(last.warps[w].first_issue == none.warps[w].first_issue + 10);  // its prelude only
   }
   CHECK(harness.mma_done == none.mma_done + fill);
-  CHECK(harness.sm.smem->busy_cycles() == cutlass.sm.smem->busy_cycles());  // moved, not added
+  CHECK(harness.sm.smem->busy_cycles() == none.sm.smem->busy_cycles() + fill);  // issued, once
+}
+
+TEST_CASE("issue_port_copy_instructions_only_where_the_k_tile_copies", "[component][issue]") {
+  const PresetEnv p("a100", "chooser");
+  // One warp a sub-core, so each prelude shifts the k-tile by exactly its length: 13 + 104
+  // where the k-tile issues copies (of a size the port takes in fewer cycles than that),
+  // 13 where it issues none.
+  LoopInstructions loop;
+  loop.ktile_prelude = 13;
+  loop.ktile_copy_instructions = 104;
+  const KtileRun none(p, tile(128, 128, 16, {}), 16);
+  const KtileRun copying(p, tile(128, 128, 16, loop), 16, 0, 256);
+  const KtileRun idle(p, tile(128, 128, 16, loop), 16, 0, 0);
+  REQUIRE(p.smem->clone_empty()->fill(kBarrier, 256) - kBarrier < 117);
+  CHECK(copying.mma_done == none.mma_done + 117);
+  CHECK(idle.mma_done == none.mma_done + 13);
+}
+
+TEST_CASE("issue_port_a_co_resident_cta_finds_the_port_idle_before_a_later_reservation",
+          "[component][issue]") {
+  const PresetEnv p("a100", "chooser");
+  // Two 4-warp CTAs in slots 0 and 1 share the sub-cores (warp w of each on sub-core w).
+  // CTA 0 computes a rolled two-k-sub k-tile from cycle 1000: its k-sub 1 prelude is
+  // reserved hundreds of cycles ahead. CTA 1 reaches its barrier at 1100 and its 50-cycle
+  // prelude must start there, in the idle stretch before that reservation.
+  TestSm sm(p);
+  LoopInstructions rolled;
+  rolled.rolled_ksubs = true;
+  rolled.ksub_prelude = 16;
+  const TensorCoreWarps t0(tile(128, 128, 32, rolled), fp16(), *p.smem);
+  LoopInstructions pre;
+  pre.ktile_prelude = 50;
+  const TensorCoreWarps t1(tile(128, 128, 32, pre), fp16(), *p.smem);
+  auto w0 = t0.fresh_warps(), w1 = t1.fresh_warps();
+  SmContext ctx = sm.context(p.sm);
+  Cycle br = 0, done = 0;
+  compute_tensor_core_ktile(ctx, t0, 0, w0, 32, 1000, StallCause::Sync, 0, 0, br, done);
+  REQUIRE(sm.issue[0].free_at() > 1200);           // k-sub 1's prelude, reserved ahead
+  const Cycle later = sm.issue[0].free_at() - 16;  // CTA 0's k-sub 1 run
+  compute_tensor_core_ktile(ctx, t1, 1, w1, 32, 1100, StallCause::Sync, 0, 0, br, done);
+  CHECK(sm.issue[0].busy_cycles() == 16 + 50);
+  using S = std::pair<Cycle, Cycle>;
+  CHECK(sm.issue[0].stretches() == std::vector<S>{{1100, 1150}, {later, later + 16}});
 }

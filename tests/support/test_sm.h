@@ -28,7 +28,7 @@ struct TestSm {
   std::unique_ptr<ITma> tma;
   std::vector<std::unique_ptr<ITensorCore>> pipes;
   std::vector<Timeline> cuda;
-  std::vector<Timeline> issue;
+  std::vector<IssuePort> issue;
   std::unique_ptr<SectoredL2> l1;
   SmCounters counters;
   Cycle last_write_done = 0;

@@ -108,6 +108,7 @@ bool simulation_args(const MeasuredGemm& g, const std::string& arch,
     tile.warp_m = m.warp_m, tile.warp_n = m.warp_n, tile.stages = m.stages;
     if (const auto loop = harness_loop_instructions(k.substr(std::strlen("stcsim_")), tile)) {
       p("mapping.ktile_prelude_instructions=" + std::to_string(loop->ktile_prelude));
+      p("mapping.ktile_copy_instructions=" + std::to_string(loop->ktile_copy_instructions));
       if (loop->rolled_ksubs) {
         p("mapping.ksub_loop=rolled");
         p("mapping.ksub_prelude_instructions=" + std::to_string(loop->ksub_prelude));
