@@ -32,7 +32,7 @@ TEST_CASE("loop_instructions_slow_a_mainloop_and_are_reported", "[cli][mapping]"
 
 TEST_CASE("loop_instructions_never_shorten_a_short_k_gemm", "[cli][mapping]") {
   // K = 256 at 64x64 s6: four k-tiles, all of them in the prologue's stages; the copies
-  // counted once (the prologue's at the first k-tile), so a kernel that issues them at its
+  // counted once (the prologue's as their stages land), so a kernel that issues them at its
   // k-tiles' top never runs faster than one that spreads them.
   const std::string gemm =
       "--arch h100 --gemm 1024x1024x256 -p mapping.kernel=multistage_gemm -p mapping.cta_m=64 "
