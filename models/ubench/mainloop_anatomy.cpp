@@ -9,8 +9,11 @@
 // k-tile's last mma, its rolled k-sub loop). Each variant's loop instructions besides mma and
 // fragment loads as its PTX has them (models/mapping/harness_loop_instructions.h). As on the GPU:
 // one launch to warm up, then the timed one (back to back, no L2 flush); TFLOP/s are the whole
-// (dense) GEMM's flops over the launch's time at the SM clock.
+// (dense) GEMM's flops over the launch's time at the SM clock. mma_only and full run again
+// at K = 1024 and 2048 (the K sweep), to part the loop's rate from each CTA's fixed cost.
+#include <iterator>
 #include <string>
+#include <vector>
 
 #include "models/kernels/i_kernel.h"
 #include "models/mapping/harness_loop_instructions.h"
@@ -20,7 +23,11 @@ namespace stcsim {
 
 namespace {
 
-constexpr std::int64_t kSize = 4096;  // M = N = K
+constexpr std::int64_t kSize = 4096;  // M = N, and K but for the K sweep
+// The K sweep, as the harness runs it: mma_only and full again at shorter K. A launch's
+// time against K is a line whose slope is the loop's rate and whose intercept is what each
+// CTA pays once (prologue, epilogue, launch, tail); figures named with their K (_k1024).
+constexpr std::int64_t kSweepK[] = {1024, 2048};
 
 struct Tile {
   int cta_m, cta_n, cta_k, warp_m, warp_n, stages;
@@ -58,14 +65,31 @@ struct Kernel {
 };
 const Kernel kKernels[] = {{"dense", {}, "rows"}, {"sp24", {2, 4}, "columns"}};
 
-std::string figure(const Kernel& k, const Tile& t, const Variant& v) {
-  return std::string("mainloop_") + k.name + "_" + tile_name(t) + "_" + v.name;
+bool swept(const Variant& v) {
+  return std::string(v.name) == "mma_only" || std::string(v.name) == "full";
 }
 
-GemmOp anatomy_op(const Kernel& k) {
+// The variants' K: kSize for all, the sweep's for mma_only and full.
+std::vector<std::int64_t> ks_of(const Variant& v) {
+  std::vector<std::int64_t> ks{kSize};
+  if (swept(v)) ks.insert(ks.end(), std::begin(kSweepK), std::end(kSweepK));
+  return ks;
+}
+
+std::string figure(const Kernel& k, const Tile& t, const Variant& v, std::int64_t K = kSize) {
+  return std::string("mainloop_") + k.name + "_" + tile_name(t) + "_" + v.name +
+         (K == kSize ? "" : "_k" + std::to_string(K));
+}
+// The harness also runs the swept variants on all-zero operands (figure + "_zeros"): on a
+// GPU whose clock follows its power they may run faster; cycles in the model do not depend
+// on the values, so it reports the random-operand launch under both names.
+const char* const kZeros = "_zeros";
+
+GemmOp anatomy_op(const Kernel& k, std::int64_t K = kSize) {
   GemmOp g;
   g.name = "mainloop_anatomy";
-  g.m = g.n = g.k = kSize;
+  g.m = g.n = kSize;
+  g.k = K;
   g.dtype = Dtype::FP16;
   g.sparsity = k.sparsity;
   return g;
@@ -90,7 +114,10 @@ class MainloopAnatomy : public IMicrobenchmark {
     std::vector<std::string> f;
     for (const Kernel& k : kKernels)
       for (const Tile& t : kTiles)
-        for (const Variant& v : kVariants) f.push_back(figure(k, t, v) + "|throughput");
+        for (const Variant& v : kVariants) {
+          for (const std::int64_t K : ks_of(v)) f.push_back(figure(k, t, v, K) + "|throughput");
+          if (swept(v)) f.push_back(figure(k, t, v) + kZeros + "|throughput");
+        }
     return f;
   }
   std::string cannot_run(const KernelEnv& env) const override {
@@ -105,7 +132,10 @@ class MainloopAnatomy : public IMicrobenchmark {
       for (const Tile& t : kTiles) {
         const std::string tile_why = why.empty() ? tile_cannot_run(k, t, env) : why;
         if (tile_why.empty()) continue;
-        for (const Variant& v : kVariants) out.emplace_back(figure(k, t, v), tile_why);
+        for (const Variant& v : kVariants) {
+          for (const std::int64_t K : ks_of(v)) out.emplace_back(figure(k, t, v, K), tile_why);
+          if (swept(v)) out.emplace_back(figure(k, t, v) + kZeros, tile_why);
+        }
       }
     }
     return out;
@@ -113,56 +143,75 @@ class MainloopAnatomy : public IMicrobenchmark {
   std::vector<UbenchResult> run(UbenchMachine& gpu) const override {
     const IKernel& kernel = KernelRegistry::get("multistage_gemm");
     const KernelEnv& env = gpu.env();
-    const double flops = 2.0 * double(kSize) * double(kSize) * double(kSize);
     std::vector<UbenchResult> out;
     for (const Kernel& k : kKernels) {
       const GemmOp g = anatomy_op(k);
       if (!kernel.cannot_run(g, env).empty()) continue;  // listed by skipped()
       for (const Tile& t : kTiles) {
         if (!tile_cannot_run(k, t, env).empty()) continue;  // listed by skipped()
-        for (const Variant& v : kVariants) {
-          MappingRequest req = env.request;
-          req.kernel = kernel.name();
-          req.policy = "chooser";
-          req.cta_m = t.cta_m, req.cta_n = t.cta_n, req.cta_k = t.cta_k;
-          req.warp_m = t.warp_m, req.warp_n = t.warp_n, req.stages = t.stages;
-          req.swizzle = 8, req.split_k = 1;  // as the harness launches it
-          req.mainloop_parts = v.parts;
-          req.mma_order = k.mma_order;
-          req.barrier_point = "ktile_end";  // the harness syncs after the k-tile's last mma
-          // What the variant's loop issues besides mma and fragment loads (its PTX).
-          KernelMapping tile;
-          tile.cta_m = t.cta_m, tile.cta_n = t.cta_n, tile.cta_k = t.cta_k;
-          tile.warp_m = t.warp_m, tile.warp_n = t.warp_n, tile.stages = t.stages;
-          if (const auto loop = harness_loop_instructions(k.name, tile, v.parts)) req.loop = *loop;
-          const KernelEnv pinned{env.num_sms,
-                                 env.clock_mhz,
-                                 env.sm,
-                                 env.tc,
-                                 env.smem,
-                                 env.tma,
-                                 req,
-                                 env.l2_bytes_per_cycle,
-                                 env.dram_bytes_per_cycle,
-                                 env.l2_hit_latency,
-                                 env.gpu_name};
-          const KernelPlan plan =
-              kernel.plan(g, pinned, [&gpu](double bytes) { return gpu.allocate(bytes); });
-          const KernelLaunch& launch = *plan.launches.front();
-          gpu.launch(launch);  // the warm-up launch
-          const Cycle cycles = gpu.launch(launch);
-          UbenchResult r{figure(k, t, v), "throughput", "TFLOP/s",
-                         "4096^3 " + std::string(k.name) + " kernel, mainloop parts: " + v.name +
-                             " (the whole GEMM's flops over the time of a warm launch)"};
-          r.params = {{"tile", tile_name(t)}, {"variant", v.name}, {"parts", v.parts}, {"m", kSize},
-                      {"n", kSize},           {"k", kSize},        {"swizzle", 8}};
-          r.samples.push_back(flops / (double(cycles) / (gpu.clock_mhz() * 1e6)) * 1e-12);
-          out.push_back(r);
-          gpu.flush();  // each tile's operands are its own allocation
-        }
+        for (const Variant& v : kVariants)
+          for (const std::int64_t K : ks_of(v)) {
+            out.push_back(run_variant(gpu, k, t, v, K));
+            if (swept(v) && K == kSize) {
+              UbenchResult z = out.back();
+              z.name += kZeros;
+              z.what += "; all-zero operands, the same launch (no data dependence here)";
+              out.push_back(z);
+            }
+          }
       }
     }
     return out;
+  }
+
+ private:
+  // Variant v of kernel k at tile t on 4096 x 4096 x K: a warm-up launch, then the timed one.
+  static UbenchResult run_variant(UbenchMachine& gpu, const Kernel& k, const Tile& t,
+                                  const Variant& v, std::int64_t K) {
+    const IKernel& kernel = KernelRegistry::get("multistage_gemm");
+    const KernelEnv& env = gpu.env();
+    const GemmOp g = anatomy_op(k, K);
+    MappingRequest req = env.request;
+    req.kernel = kernel.name();
+    req.policy = "chooser";
+    req.cta_m = t.cta_m, req.cta_n = t.cta_n, req.cta_k = t.cta_k;
+    req.warp_m = t.warp_m, req.warp_n = t.warp_n, req.stages = t.stages;
+    req.swizzle = 8, req.split_k = 1;  // as the harness launches it
+    req.mainloop_parts = v.parts;
+    req.mma_order = k.mma_order;
+    req.barrier_point = "ktile_end";  // the harness syncs after the k-tile's last mma
+    // What the variant's loop issues besides mma and fragment loads (its PTX).
+    KernelMapping tile;
+    tile.cta_m = t.cta_m, tile.cta_n = t.cta_n, tile.cta_k = t.cta_k;
+    tile.warp_m = t.warp_m, tile.warp_n = t.warp_n, tile.stages = t.stages;
+    if (const auto loop = harness_loop_instructions(k.name, tile, v.parts)) req.loop = *loop;
+    const KernelEnv pinned{env.num_sms,
+                           env.clock_mhz,
+                           env.sm,
+                           env.tc,
+                           env.smem,
+                           env.tma,
+                           req,
+                           env.l2_bytes_per_cycle,
+                           env.dram_bytes_per_cycle,
+                           env.l2_hit_latency,
+                           env.gpu_name};
+    const KernelPlan plan =
+        kernel.plan(g, pinned, [&gpu](double bytes) { return gpu.allocate(bytes); });
+    const KernelLaunch& launch = *plan.launches.front();
+    gpu.launch(launch);  // the warm-up launch
+    const Cycle cycles = gpu.launch(launch);
+    UbenchResult r{figure(k, t, v, K), "throughput", "TFLOP/s",
+                   "4096x4096x" + std::to_string(K) + " " + std::string(k.name) +
+                       " kernel, mainloop parts: " + v.name +
+                       " (the whole GEMM's flops over the time of a warm launch)"};
+    r.params = {{"tile", tile_name(t)}, {"variant", v.name}, {"parts", v.parts},
+                {"m", kSize},           {"n", kSize},        {"k", K},
+                {"swizzle", 8}};
+    const double flops = 2.0 * double(kSize) * double(kSize) * double(K);
+    r.samples.push_back(flops / (double(cycles) / (gpu.clock_mhz() * 1e6)) * 1e-12);
+    gpu.flush();  // each tile's operands are its own allocation
+    return r;
   }
 };
 

@@ -104,6 +104,20 @@ TEST_CASE("ubench_mainloop_anatomy_parts_cost_time_and_never_beat_peak", "[cli][
       CHECK(f("full") <= f("no_mma") * 1.001);
       // mma.sp's stream: the pipe's rate less waves, prologue and epilogue (0.85-0.95).
       CHECK(f("mma_only") > (sparse ? 0.8 : 0.85) * peak);
+      // The K sweep (4096 x 4096 x K): more K never takes less time, and each CTA's fixed
+      // cost weighs less the longer its loop, so the rate never falls with K. Zero operands:
+      // the same launch (no data dependence in the model).
+      for (const char* v : {"mma_only", "full"}) {
+        INFO(v);
+        const double r1 = f((std::string(v) + "_k1024").c_str());
+        const double r2 = f((std::string(v) + "_k2048").c_str());
+        const double r4 = f(v);
+        CHECK(1024 / r1 < 2048 / r2);
+        CHECK(2048 / r2 < 4096 / r4);
+        CHECK(r1 <= r2 * 1.001);
+        CHECK(r2 <= r4 * 1.001);
+        CHECK(f((std::string(v) + "_zeros").c_str()) == r4);
+      }
     }
   }
 }

@@ -44,6 +44,33 @@ __global__ void fill_random_f16(__half* p, std::size_t n, std::uint32_t seed) {
   }
 }
 
+// The SM clock the launches just timed ran at, read right after them in the same stream:
+// every SM's first thread counts clock64 against %globaltimer (ns) for `ns`. The power
+// limiter moves the clock over milliseconds, so a 30 us probe straight after the last
+// launch sees the clock it ran at; NVML's samples are too sparse for 1.5 ms samples.
+__global__ void clock_probe(long long ns, long long* out) {
+  if (threadIdx.x != 0) return;
+  long long g0, g;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g0));
+  const long long c0 = clock64();
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g));
+  } while (g - g0 < ns);
+  out[2 * blockIdx.x] = clock64() - c0;
+  out[2 * blockIdx.x + 1] = g - g0;
+}
+
+// MHz over every SM's probe (cycles over nanoseconds).
+double probe_mhz(int sms, long long* scratch) {
+  clock_probe<<<sms, 32>>>(30000, scratch);
+  CUDA_CHECK(cudaGetLastError());
+  std::vector<long long> v(2 * std::size_t(sms));
+  CUDA_CHECK(cudaMemcpy(v.data(), scratch, sizeof(long long) * v.size(), cudaMemcpyDeviceToHost));
+  double cycles = 0, ns = 0;
+  for (int i = 0; i < sms; ++i) cycles += double(v[2 * i]), ns += double(v[2 * i + 1]);
+  return ns > 0 ? cycles / ns * 1e3 : 0;
+}
+
 struct Variant {
   const char* name;
   unsigned parts;
@@ -105,11 +132,31 @@ double variant_us(int v, const GemmLaunch& g, const GemmBuffers& b) {
   }
 }
 
-constexpr int kSize = 4096;  // M = N = K
+constexpr int kSize = 4096;  // M = N, and K but for the K sweep
+// The K sweep: mma_only and full again at shorter K (M = N = 4096, the same grid). A
+// launch's time against K is a line: its slope is the loop's rate per k-tile, its
+// intercept what every CTA pays once (prologue, epilogue, launch, the last wave's tail).
+// At one K the two cannot be told apart; the model puts 4-17 us in the intercept.
+constexpr int kSweepK[] = {1024, 2048};
+bool swept(const Variant& v) {
+  return std::string(v.name) == "mma_only" || std::string(v.name) == "full";
+}
 
-// The five variants of one kernel at one tile, 5 samples each.
+// The operands a variant runs on: random f16 in [-1, 1], or all zeros (a 2:4 kernel's
+// metadata stays valid). On a GPU whose clock follows its power, zeros toggle fewer bits
+// and may run faster at the same cycle counts; the model has no data dependence.
+struct Operands {
+  const GemmBuffers& random;
+  const GemmBuffers& zeros;
+  int sms;
+  long long* probe;  // 2 x sms long longs for probe_mhz
+};
+
+// Variant v of one kernel at one tile and one K, 5 samples; figures at a K other than
+// kSize are named with it (_k1024), on zero operands with _zeros. After each sample the
+// SM clock it ran at (probe_mhz) goes into params.sm_clock_mhz (one per sample).
 template <GemmKernel K, int CM, int CN, int CK, int WM, int WN, int S>
-void time_tile(const GemmBuffers& buf, std::vector<Result>& out) {
+Result time_variant(const Operands& ops, int v, int k, bool zeros = false) {
   const std::string tile = std::to_string(CM) + "x" + std::to_string(CN) + "x" +
                            std::to_string(CK) + "_" + std::to_string(WM) + "x" +
                            std::to_string(WN) + "_s" + std::to_string(S);
@@ -118,25 +165,46 @@ void time_tile(const GemmBuffers& buf, std::vector<Result>& out) {
   const bool sparse = K == GemmKernel::Sparse24;
   const std::string kernel = sparse ? "sp24" : "dense";
   g.tile = KernelTile{CM, CN, CK, WM, WN, S};
-  g.m = g.n = g.k = kSize;
+  g.m = g.n = kSize;
+  g.k = k;
   g.swizzle = 8;
-  const double flops = 2.0 * kSize * double(kSize) * kSize;
-  for (int v = 0; v < int(std::size(kVariants)); ++v) {
-    // A 2:4 GEMM's figure counts the dense GEMM's flops, as the suite's effective rates do.
-    Result r{"mainloop_" + kernel + "_" + tile + "_" + kVariants[v].name, "throughput", "TFLOP/s",
-             "4096^3 " + kernel + " kernel, " + kVariants[v].what +
-                 " (the whole GEMM's flops over the time; CUDA events, 5 launches a sample)"};
-    r.params = {{"tile", tile},
-                {"variant", kVariants[v].name},
-                {"parts", kVariants[v].parts},
-                {"m", kSize},
-                {"n", kSize},
-                {"k", kSize},
-                {"swizzle", 8}};
-    for (int rep = 0; rep < 5; ++rep)
-      r.samples.push_back(flops / variant_us<K, CM, CN, CK, WM, WN, S>(v, g, buf) * 1e-6);
-    out.push_back(r);
+  const double flops = 2.0 * kSize * double(kSize) * k;
+  const std::string suffix = (k == kSize ? "" : "_k" + std::to_string(k)) + (zeros ? "_zeros" : "");
+  // A 2:4 GEMM's figure counts the dense GEMM's flops, as the suite's effective rates do.
+  Result r{"mainloop_" + kernel + "_" + tile + "_" + kVariants[v].name + suffix, "throughput",
+           "TFLOP/s",
+           "4096x4096x" + std::to_string(k) + " " + kernel + " kernel, " + kVariants[v].what +
+               (zeros ? ", all-zero operands" : "") +
+               " (the whole GEMM's flops over the time; CUDA events, 5 launches a sample)"};
+  r.params = {{"tile", tile},
+              {"variant", kVariants[v].name},
+              {"parts", kVariants[v].parts},
+              {"m", kSize},
+              {"n", kSize},
+              {"k", k},
+              {"swizzle", 8}};
+  const GemmBuffers& buf = zeros ? ops.zeros : ops.random;
+  std::vector<double> mhz;
+  for (int rep = 0; rep < 5; ++rep) {
+    r.samples.push_back(flops / variant_us<K, CM, CN, CK, WM, WN, S>(v, g, buf) * 1e-6);
+    mhz.push_back(probe_mhz(ops.sms, ops.probe));
   }
+  r.params["sm_clock_mhz"] = mhz;
+  return r;
+}
+
+// The five variants of one kernel at one tile, then the K sweep, then mma_only and full on
+// zero operands.
+template <GemmKernel K, int CM, int CN, int CK, int WM, int WN, int S>
+void time_tile(const Operands& ops, std::vector<Result>& out) {
+  for (int v = 0; v < int(std::size(kVariants)); ++v)
+    out.push_back(time_variant<K, CM, CN, CK, WM, WN, S>(ops, v, kSize));
+  for (const int k : kSweepK)
+    for (int v = 0; v < int(std::size(kVariants)); ++v)
+      if (swept(kVariants[v])) out.push_back(time_variant<K, CM, CN, CK, WM, WN, S>(ops, v, k));
+  for (int v = 0; v < int(std::size(kVariants)); ++v)
+    if (swept(kVariants[v]))
+      out.push_back(time_variant<K, CM, CN, CK, WM, WN, S>(ops, v, kSize, true));
 }
 
 std::vector<Result> run_anatomy(const Device& dev) {
@@ -149,16 +217,23 @@ std::vector<Result> run_anatomy(const Device& dev) {
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaMemset(meta.p, 0x44, elems / 8));
   CUDA_CHECK(cudaDeviceSynchronize());
+  DeviceBuffer a0(elems * 2), b0(elems * 2), probe(sizeof(long long) * 2 * dev.sm_count);
+  CUDA_CHECK(cudaMemset(a0.p, 0, elems * 2));
+  CUDA_CHECK(cudaMemset(b0.p, 0, elems * 2));
   GemmBuffers buf;
   buf.a = a.p;
   buf.a_meta = meta.p;
   buf.b = b.p;
   buf.d = d.p;
+  GemmBuffers zero = buf;
+  zero.a = a0.p;
+  zero.b = b0.p;
+  const Operands ops{buf, zero, dev.sm_count, static_cast<long long*>(probe.p)};
   std::vector<Result> out;
-#define X(cm, cn, ck, wm, wn, st) time_tile<GemmKernel::Dense, cm, cn, ck, wm, wn, st>(buf, out);
+#define X(cm, cn, ck, wm, wn, st) time_tile<GemmKernel::Dense, cm, cn, ck, wm, wn, st>(ops, out);
   STCSIM_VALIDATION_TILES(X)
 #undef X
-#define X(cm, cn, ck, wm, wn, st) time_tile<GemmKernel::Sparse24, cm, cn, ck, wm, wn, st>(buf, out);
+#define X(cm, cn, ck, wm, wn, st) time_tile<GemmKernel::Sparse24, cm, cn, ck, wm, wn, st>(ops, out);
   STCSIM_VALIDATION_TILES(X)
 #undef X
   return out;
