@@ -49,8 +49,10 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
   // the stage's data trickles into shared memory in slices behind each k-sub's reads.
   const bool copies_first = t.loop.copies_first();
   if (copies_first && copy_bytes > 0) sm.smem.fill(barrier, copy_bytes);
-  // No later prelude on this SM is ready before this barrier (its time only grows); a
-  // kernel without preludes never touches the ports.
+  // No later instruction on this SM is ready before this barrier (its time only grows):
+  // the pipes forget the stretches they were busy before it (they fill idle ones after
+  // it, GapTimeline). A kernel without preludes never touches the issue ports.
+  for (auto& pipe : sm.pipes) pipe->forget_before(barrier);
   if (copies_first || t.loop.rolled_ksubs)
     for (IssuePort& port : sm.issue) port.forget_before(barrier);
   for (int sub = 0; sub < ksubs; ++sub) {

@@ -55,9 +55,12 @@ void issue_ksub(ITensorCore& pipe, const MmaKind& kind, const std::vector<WarpSt
   // slot) is fixed up front: a merge of the warps' sequences. The pipe then takes the
   // whole series in one call.
   std::size_t j = 0;
+  // A warp issues in program order: none of its instructions before its previous mma (of
+  // an earlier k-sub), which a pipe that fills idle stretches would otherwise allow; the
+  // order among warps is by readiness alone.
   const auto emit = [&](int w, int i) {
     const Cycle frag = warps[std::size_t(w)]->frag_ready, a = s.acc[std::size_t(w)][i];
-    ready[j] = std::max(frag, a);
+    ready[j] = std::max({frag, a, warps[std::size_t(w)]->last_issue});
     code[j] = w * 2 + (a > frag ? 1 : 0);
     index[j] = i;
     ++j;
@@ -148,8 +151,8 @@ void issue_ksub(ITensorCore& pipe, const MmaKind& kind, const std::vector<WarpSt
     if (index[j] == 0) s.first_j[std::size_t(w)] = int(j);
     s.last_j[std::size_t(w)] = int(j);
   }
-  // The pipe is in order (issue times never decrease), so a warp's last instruction is
-  // its latest result.
+  // A warp issues in program order (emit's floor), so its last instruction is its latest
+  // result.
   for (int w = 0; w < nw; ++w) {
     WarpState& ws = *warps[std::size_t(w)];
     if (s.last_j[std::size_t(w)] < 0) continue;

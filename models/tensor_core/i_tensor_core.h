@@ -31,7 +31,11 @@ class ITensorCore {
   // issue cycles never decrease from one call to the next (the warp scheduler relies on it).
   virtual Cycle issue(Cycle ready, const MmaKind& k) = 0;
   // `issue` of `n` instructions of kind `k` in order, instruction j ready at ready[j]:
-  // start[j] is what issue returned, free_before[j] what free_at said just before it.
+  // start[j] is what issue returned, free_before[j] what free_at said just before it. A
+  // pipe that keeps its reserved stretches (mma_pipeline) may instead place the series in
+  // idle stretches before free_at, each instruction at or after the one before it (the
+  // series is in program order; a co-resident CTA's k-tile, reserved earlier at its own
+  // barrier, may have left the gaps).
   // reuse[j] (mma.sync / mma.sp; null: not known) says which register operands instruction
   // j finds in the registers its warp's previous mma read (kReuseA, kReuseB), which a pipe
   // with a register operand path does not read again. One call per k-sub instead of two
@@ -54,6 +58,9 @@ class ITensorCore {
   virtual Cycle write_registers(Cycle /*landed*/, double /*bytes*/, Cycle /*not_before*/) {
     return 0;
   }
+  // No instruction issued from now on is ready before `t` (the SM's simulated time at a
+  // barrier): a pipe that fills gaps may forget the stretches that end by then.
+  virtual void forget_before(Cycle /*t*/) {}
   // Whether write_registers charges anything (kernels skip the bookkeeping where not).
   virtual bool charges_fragment_writes() const { return false; }
   virtual Cycle busy_cycles() const = 0;

@@ -17,7 +17,7 @@
 #include <array>
 #include <vector>
 
-#include "models/common/timeline.h"
+#include "models/common/gap_timeline.h"
 #include "models/tensor_core/i_tensor_core.h"
 #include "sim/core/param.h"
 
@@ -62,29 +62,28 @@ class MmaPipeline : public ITensorCore {
   Cycle issue(Cycle ready, const MmaKind& k) override {
     const double ii = interval_of_issued(k);
     work_ += ii;
-    return pipe_.reserve(ready, ii);
+    return pipe_.append(ready, ii);
   }
+  // mma.sync / mma.sp series take the earliest idle stretch from their ready cycle, each
+  // at or after the one before it (GapTimeline); warpgroup instructions keep their order.
   void issue_series(const Cycle* ready, std::size_t n, const MmaKind& k, const std::uint8_t* reuse,
                     Cycle* start, Cycle* free_before) override {
     const double ii = interval_of_issued(k);
-    Timeline pipe = pipe_;  // a local copy stays in registers across the output stores
-    Cycle work = work_;     // summed as the Timeline sums busy cycles: equal without a path
-    if (reuse && spec_.reg_operand_bytes_per_cycle > 0 && !k.warpgroup()) {
-      for (std::size_t j = 0; j < n; ++j) {
-        free_before[j] = pipe.free_at();
-        start[j] = pipe.reserve(ready[j], issued_ii_by_reuse_[reuse[j] & 3]);
-        work += ii;
-      }
-    } else {
-      for (std::size_t j = 0; j < n; ++j) {
-        free_before[j] = pipe.free_at();
-        start[j] = pipe.reserve(ready[j], ii);
-        work += ii;
-      }
+    if (k.warpgroup()) {
+      ITensorCore::issue_series(ready, n, k, reuse, start, free_before);
+      return;
     }
-    pipe_ = pipe;
-    work_ = work;
+    if (reuse && spec_.reg_operand_bytes_per_cycle > 0) {
+      const double* by_reuse = issued_ii_by_reuse_.data();
+      pipe_.fill_series(
+          ready, n, [&](std::size_t j) { return by_reuse[reuse[j] & 3]; }, start, free_before);
+    } else {
+      pipe_.fill_series(
+          ready, n, [ii](std::size_t) { return ii; }, start, free_before);
+    }
+    for (std::size_t j = 0; j < n; ++j) work_ += ii;  // summed as before, one at a time
   }
+  void forget_before(Cycle t) override { pipe_.forget_before(t); }
   bool charges_operand_reads() const override { return spec_.reg_operand_bytes_per_cycle > 0; }
   bool charges_fragment_writes() const override {
     return spec_.fragment_writes_on_path && spec_.reg_operand_bytes_per_cycle > 0;
@@ -95,7 +94,8 @@ class MmaPipeline : public ITensorCore {
     // the mma reads already on it where it is busy.
     const double cycles = bytes / spec_.reg_operand_bytes_per_cycle;
     const Cycle idle_from = std::max(pipe_.free_at(), not_before);
-    return std::max(0.0, pipe_.reserve(landed - cycles, cycles) - idle_from);
+    std::size_t hint = 0;
+    return std::max(0.0, pipe_.fill(landed - cycles, cycles, hint) - idle_from);
   }
   // The interval of one kind-`k` instruction reading the register operands `reuse` leaves
   // to read (ITensorCore::kReuseA / kReuseB bits): at least the kind's interval.
@@ -121,7 +121,7 @@ class MmaPipeline : public ITensorCore {
     return issued_ii_;
   }
   MmaPipelineSpec spec_;
-  Timeline pipe_;
+  GapTimeline pipe_;
   Cycle work_ = 0;                            // the instructions' own intervals (work_cycles)
   MmaKind issued_kind_{Dtype::FP16, {}, -1};  // matches no real kind: the first issue computes
   double issued_ii_ = 0;

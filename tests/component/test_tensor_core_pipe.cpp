@@ -1,6 +1,7 @@
 // The tensor-core pipeline gives the exact cycle count for N back-to-back instructions.
 #include <catch2/catch.hpp>
 
+#include "models/common/gap_timeline.h"
 #include "models/sm/warp_scheduler.h"
 #include "models/tensor_core/mma_pipeline.h"
 
@@ -55,6 +56,48 @@ TEST_CASE("tc_warp_scheduler_two_warps_interleave_exactly", "[tensor_core]") {
   // A second k-sub on the same accumulators: the dependency is already met (32 x 8 > 24).
   issue_ksub(pipe, kFp16, {&a, &b}, 32, {}, 0, st);
   CHECK(std::max(a.last_done, b.last_done) == 127 * 8 + 24);
+}
+
+// Two CTAs on one sub-core's pipe (ii 8, latency 24). CTA 1's warp computes its k-sub at
+// its barrier: 4 mma on 2 accumulators, the second pair waiting on the first's results,
+// so the pipe idles [16, 24) and ends at 40. CTA 2 reaches its barrier later in simulated
+// time, but its warp's fragments were in at 10: its 2 mma take the idle stretches, 16 and
+// 40 (the pipe's FIFO of before put them at 40 and 48).
+TEST_CASE("tc_pipe_fills_idle_stretches_across_ctas", "[tensor_core]") {
+  MmaPipeline pipe(spec(8, 24));
+  StallCounters st;
+  WarpState a;
+  a.acc_ready.assign(2, 0);
+  issue_ksub(pipe, kFp16, {&a}, 2, {}, 0, st);  // 0 8
+  issue_ksub(pipe, kFp16, {&a}, 2, {}, 0, st);  // 24 32 (results of 0, 8 at 24, 32)
+  CHECK(a.last_issue == 32);
+  CHECK(pipe.free_at() == 40);
+  WarpState b;
+  b.acc_ready.assign(2, 0);
+  b.frag_ready = 10;
+  issue_ksub(pipe, kFp16, {&b}, 2, {}, 0, st);
+  CHECK(b.first_issue == 16);
+  CHECK(b.last_issue == 40);
+  CHECK(pipe.busy_cycles() == 6 * 8);
+}
+
+// A warp issues in program order: its next k-sub never goes into an idle stretch before
+// its own previous mma, though its operands were ready earlier.
+TEST_CASE("tc_pipe_keeps_a_warps_program_order", "[tensor_core]") {
+  MmaPipeline pipe(spec(8, 24));
+  StallCounters st;
+  WarpState other;
+  other.acc_ready.assign(1, 0);
+  issue_ksub(pipe, kFp16, {&other}, 1, {}, 0, st);  // [0, 8)
+  WarpState w;
+  w.acc_ready.assign(1, 0);
+  w.frag_ready = 200;
+  issue_ksub(pipe, kFp16, {&w}, 1, {}, 0, st);  // [200, 208)
+  CHECK(w.last_issue == 200);
+  w.frag_ready = 10;  // the next k-sub's fragments: in early
+  w.acc_ready.assign(1, 0);
+  issue_ksub(pipe, kFp16, {&w}, 1, {}, 0, st);
+  CHECK(w.first_issue == 208);  // not in the idle [8, 200)
 }
 
 // The register operand path: one warp's 2 x 4 warp tile (8 accumulators, row by row) on a
@@ -206,14 +249,16 @@ TEST_CASE("tc_warp_scheduler_accumulator_dependency_stalls", "[tensor_core]") {
 
 namespace {
 // The warp scheduler as first written: one instruction at a time, the warp whose next
-// instruction is ready earliest (ties to the lower slot), the pipe asked per issue. The
-// series form issue_ksub now takes must give the same cycles and stalls (issue 18).
-void issue_ksub_reference(ITensorCore& pipe, const MmaKind& kind,
+// instruction is ready earliest (ties to the lower slot), the pipe asked per issue; the
+// pipe (a GapTimeline of the kind's interval) places each in the earliest idle stretch
+// from its ready cycle, after the k-sub's previous instruction and its own warp's. The
+// series form issue_ksub takes must give the same cycles and stalls (issue 18).
+void issue_ksub_reference(GapTimeline& pipe, double ii, int lat,
                           const std::vector<WarpState*>& warps, int n, Cycle not_before,
                           StallCounters& stalls) {
-  const int lat = pipe.latency(kind);
   const int nw = int(warps.size());
   std::vector<int> next(std::size_t(nw), 0);
+  Cycle prev = 0;  // the k-sub's previous start
   for (int issued = 0; issued < nw * n; ++issued) {
     int pick = -1;
     Cycle best = 0;
@@ -229,7 +274,8 @@ void issue_ksub_reference(ITensorCore& pipe, const MmaKind& kind,
     WarpState& ws = *warps[std::size_t(pick)];
     const auto i = std::size_t(next[std::size_t(pick)]++);
     const Cycle free_before = std::max(pipe.free_at(), not_before);
-    const Cycle t = pipe.issue(best, kind);
+    const Cycle t = pipe.reserve(std::max({best, ws.last_issue, prev}), ii);
+    prev = t;
     if (t > free_before)
       stalls.add(ws.acc_ready[i] > ws.frag_ready ? StallCause::Dependency : ws.frag_cause,
                  t - free_before);
@@ -243,8 +289,9 @@ void issue_ksub_reference(ITensorCore& pipe, const MmaKind& kind,
 
 TEST_CASE("tc_warp_scheduler_series_equals_one_at_a_time", "[tensor_core]") {
   // Random fragment and accumulator readiness (fractional cycles, as shared-memory reads
-  // give), 1 to 5 warps, several k-subs in a row, random intervals: every
-  // warp's cycles, the pipe and the stall counters must match the reference exactly.
+  // give), 1 to 5 warps, several k-subs in a row, random intervals, the next k-sub's
+  // fragments often in before the pipe's last reservation ends (idle stretches to fill):
+  // every warp's cycles, the pipe and the stall counters must match the reference exactly.
   std::uint64_t x = 42;
   const auto rnd = [&](int m) {
     x = x * 6364136223846793005ull + 1442695040888963407ull;
@@ -255,7 +302,8 @@ TEST_CASE("tc_warp_scheduler_series_equals_one_at_a_time", "[tensor_core]") {
     for (int n : {1, 3, 32}) {
       auto sp = spec(8, 30);
       sp.per_dtype[int(Dtype::FP16)].ii = 1 + rnd(16);
-      MmaPipeline a(sp), b(sp);
+      MmaPipeline a(sp);
+      GapTimeline b;
       std::vector<WarpState> wa(static_cast<std::size_t>(nw)), wb;
       for (auto& w : wa) w.acc_ready.assign(std::size_t(n), 0);
       std::vector<WarpState*> pa, pb;
@@ -276,7 +324,7 @@ TEST_CASE("tc_warp_scheduler_series_equals_one_at_a_time", "[tensor_core]") {
         }
         const Cycle not_before = clock + rnd(50);
         issue_ksub(a, kFp16, pa, n, {}, not_before, sa);
-        issue_ksub_reference(b, kFp16, pb, n, not_before, sb);
+        issue_ksub_reference(b, sp.per_dtype[int(Dtype::FP16)].ii, 30, pb, n, not_before, sb);
         for (std::size_t w = 0; w < wa.size(); ++w) {
           INFO("warps " << nw << " n " << n << " k-sub " << sub << " warp " << w);
           CHECK(wa[w].first_issue == wb[w].first_issue);
