@@ -5,7 +5,10 @@
 //   cp.async: every SM, 256 threads each copying 16 B per iteration (4 KiB per CTA,
 //             .cg: past the L1), one commit group per iteration and wait_group 0 after
 //             every 8th; and the sweep of 1 to 16 groups before each wait, from DRAM and
-//             from a source resident in the L2 (a quarter of it, brought in first).
+//             from a source resident in the L2 (a quarter of it, brought in first); and
+//             the L2 sweep again on half lines (each 16 B copy of the first 64 B of a
+//             128 B line, the next line 128 B on: the 2:4 kernel's compressed A rows are
+//             64 B a k-tile), the same bytes over twice the lines.
 //   bulk copy (TMA present): one thread issuing cp.async.bulk of 16 KiB, two in flight,
 //             each completing on an mbarrier; the TMA unit spends its issue time per copy.
 // A request is done when its data is in shared memory (models/memory/memory_system.h);
@@ -30,24 +33,27 @@ constexpr double kCpBytes = kCpThreads * 16.0, kBulkBytes = 16384;
 constexpr int kSweepGroups[] = {1, 2, 4, 8, 16};
 constexpr int kSweepIters = 1024;
 
-std::string sweep_name(bool from_l2, int group) {
-  return std::string("cp_async_16B_") + (from_l2 ? "l2" : "dram") + "_inflight_" +
-         std::to_string(4 * group) + "KiB";
+std::string sweep_name(bool from_l2, int group, bool half_lines = false) {
+  return std::string("cp_async_16B_") + (from_l2 ? "l2" : "dram") +
+         (half_lines ? "_halfline" : "") + "_inflight_" + std::to_string(4 * group) + "KiB";
 }
 
 struct CopyLaunch : UbenchLaunch {
-  CopyLaunch(int grid, std::uint64_t src, bool bulk, int iters, int group, double source_bytes)
+  CopyLaunch(int grid, std::uint64_t src, bool bulk, int iters, int group, double source_bytes,
+             bool half_lines = false)
       : UbenchLaunch(grid, 1),
         src(src),
         bulk(bulk),
         iters(iters),
         group(group),
-        source_bytes(source_bytes) {}
+        source_bytes(source_bytes),
+        half_lines(half_lines) {}
   std::uint64_t src;
   bool bulk;
   int iters;            // per CTA
   int group;            // cp.async: iterations in flight before each wait_group 0
-  double source_bytes;  // the offsets wrap here
+  double source_bytes;  // the offsets wrap here (the bytes copied, not the lines' span)
+  bool half_lines;      // each copied 64 B in its own 128 B line (source spans twice its bytes)
   std::unique_ptr<CtaProgram> start_cta(const CtaTask& t, int slot, SmContext& sm) const override;
 };
 
@@ -84,7 +90,11 @@ class CopyCta : public CtaProgram {
       const double bytes = k_.bulk ? kBulkBytes : kCpBytes;
       const double grid = double(k_.ctas.size());
       const double off = std::fmod((double(next_) * grid + blk_) * bytes, k_.source_bytes);
-      r->runs.push_back(RowRun{k_.src + std::uint64_t(off), std::uint32_t(bytes), 1, 0});
+      if (k_.half_lines)  // 4 KiB as 64 rows of 64 B, one a line
+        r->runs.push_back(RowRun{k_.src + 2 * std::uint64_t(off), 64, std::uint32_t(bytes / 64),
+                                 MemRequest::kLineBytes});
+      else
+        r->runs.push_back(RowRun{k_.src + std::uint64_t(off), std::uint32_t(bytes), 1, 0});
       sm_.submit(*r);
       ++next_;
       submitted = true;
@@ -129,6 +139,7 @@ class CopyEnginesBench : public IMicrobenchmark {
                                   "bulk_copy_16KiB_dram|throughput"};
     for (bool from_l2 : {false, true})
       for (int g : kSweepGroups) f.push_back(sweep_name(from_l2, g) + "|throughput");
+    for (int g : kSweepGroups) f.push_back(sweep_name(true, g, true) + "|throughput");
     return f;
   }
   std::vector<std::pair<std::string, std::string>> skipped(const KernelEnv& env) const override {
@@ -160,24 +171,28 @@ class CopyEnginesBench : public IMicrobenchmark {
       out.push_back(gbs);
       out.push_back(per);
     }
-    for (bool from_l2 : {false, true}) {
+    for (int sweep = 0; sweep < 3; ++sweep) {
+      const bool from_l2 = sweep > 0, half = sweep == 2;
       // From DRAM: half the source, as the CUDA program reads (it alternates halves).
       const double bytes =
           from_l2 ? std::max(double(1 << 20), gpu.l2_bytes() / 4) : kSourceBytes / 2;
+      const double span = half ? 2 * bytes : bytes;  // half lines: every other 64 B
       for (int g : kSweepGroups) {
         gpu.flush();
-        const std::uint64_t src = gpu.allocate(bytes);
-        if (from_l2) gpu.copy_into_l2(src, bytes);  // the CUDA program's uncounted first launch
-        const std::string name = sweep_name(from_l2, g);
+        const std::uint64_t src = gpu.allocate(span);
+        if (from_l2) gpu.copy_into_l2(src, span);  // the CUDA program's uncounted first launch
+        const std::string name = sweep_name(from_l2, g, half);
         UbenchResult per{name, "throughput", "B/clk/SM",
                          "every SM, 256 threads, 16 B cp.async.cg into shared, " +
                              std::to_string(g) + " per thread before each wait_group 0" +
-                             (from_l2 ? ", source resident in L2" : "")};
+                             (from_l2 ? ", source resident in L2" : "") +
+                             (half ? ", the first 64 B of each 128 B line" : "")};
         per.params = {{"threads", kCpThreads},
                       {"iterations", kSweepIters},
                       {"group", g},
                       {"source_bytes", bytes}};
-        const CopyLaunch k(sms, src, false, kSweepIters, g, bytes);
+        if (half) per.params["half_lines"] = true;
+        const CopyLaunch k(sms, src, false, kSweepIters, g, bytes, half);
         gpu.launch(k);
         for (Cycle c : k.cta_cycles) per.samples.push_back(kCpBytes * kSweepIters / c);
         out.push_back(per);

@@ -76,8 +76,11 @@ __global__ void smem_loop(int iters, long long* clocks, unsigned* sink) {
 // Both were changed at once, so the gain (L2 at 64 KiB: 10.4 -> 32.5) is not split
 // between them; the remainder's dependent chain is the likelier cause.
 // The source stride (grid x 4 KiB) must not exceed src_bytes: one subtraction wraps it.
+// half_lines: each 16 B copy lands in the first 64 B of a 128 B line and the next 64 B of
+// offsets in the next line (the source spans twice src_bytes): the 2:4 kernel's compressed
+// A rows are 64 B a k-tile, so its copies touch twice the lines a dense tile's bytes do.
 __global__ void cp_async_loop(const char* src, long long src_bytes, int iters, int group,
-                              long long* clocks) {
+                              long long* clocks, bool half_lines = false) {
   __shared__ __align__(128) char buf[32768];
   __shared__ long long t0, t1;
   cta_clock_begin(t0, t1);
@@ -91,7 +94,8 @@ __global__ void cp_async_loop(const char* src, long long src_bytes, int iters, i
   const long long start = clock64();
   for (int it = 0; it < iters; ++it) {
     const std::uint32_t dst = dst0 + (it & 7) * 4096;
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src + off));
+    const long long at = half_lines ? off + (off & ~63LL) : off;  // (off / 64) * 128 + off % 64
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src + at));
     asm volatile("cp.async.commit_group;\n" ::);
     if (it % group == group - 1) asm volatile("cp.async.wait_group 0;\n" ::);
     off += stride;
@@ -262,27 +266,32 @@ std::vector<Result> run_copy_engines(const Device& dev) {
   // in flight (Little's law) tells a limit on its outstanding requests from the latency.
   const long long l2_src = std::max(1LL << 20, dev.l2_bytes / 4);
   int launch = 0;
-  for (const bool from_l2 : {false, true}) {
+  for (int sweep = 0; sweep < 3; ++sweep) {
     // From DRAM, consecutive launches read opposite halves of the source (each reads 4 MiB
     // per SM), so none finds the last one's lines in the L2: the model flushes between them.
+    // The third sweep: from L2 again, on half lines (the source spans twice its bytes).
+    const bool from_l2 = sweep > 0, half = sweep == 2;
     const long long bytes = from_l2 ? l2_src : src_bytes / 2;
     for (const int group : {1, 2, 4, 8, 16}) {
       const int iters = 1024, threads = 256;
       const std::string name = std::string("cp_async_16B_") + (from_l2 ? "l2" : "dram") +
-                               "_inflight_" + std::to_string(4 * group) + "KiB";
+                               (half ? "_halfline" : "") + "_inflight_" +
+                               std::to_string(4 * group) + "KiB";
       Result per{name, "throughput", "B/clk/SM",
                  "every SM, 256 threads, 16 B cp.async.cg into shared, " + std::to_string(group) +
                      " per thread before each wait_group 0" +
-                     (from_l2 ? ", source resident in L2" : "")};
+                     (from_l2 ? ", source resident in L2" : "") +
+                     (half ? ", the first 64 B of each 128 B line" : "")};
       per.params = {
           {"threads", threads}, {"iterations", iters}, {"group", group}, {"source_bytes", bytes}};
+      if (half) per.params["half_lines"] = true;
       if (16LL * threads * dev.sm_count > bytes)  // cp_async_loop wraps by one subtraction
         throw std::runtime_error(name + ": the grid's stride exceeds its source");
       // From L2: a first launch brings the source in, and is not counted.
       for (int rep = from_l2 ? -1 : 0; rep < 5; ++rep) {
         const char* base =
             static_cast<const char*>(src.p) + (from_l2 ? 0 : (launch++ % 2) * (src_bytes / 2));
-        cp_async_loop<<<dev.sm_count, threads>>>(base, bytes, iters, group, s.clocks);
+        cp_async_loop<<<dev.sm_count, threads>>>(base, bytes, iters, group, s.clocks, half);
         CUDA_CHECK(cudaGetLastError());
         const auto clocks = s.get(dev.sm_count);
         if (rep < 0) continue;
