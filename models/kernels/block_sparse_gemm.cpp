@@ -142,7 +142,7 @@ class BlockSparseCta : public MainloopCta {
   void compute_ktile(Cycle barrier, StallCause cause, double fill_bytes) override {
     compute_tensor_core_ktile(sm_, k_.warp_work, slot_, warps_,
                               panel_.ktiles[std::size_t(kt_)].k_elems, barrier, cause, fill_bytes,
-                              copy_bytes_, prologue_stage_bytes_, barrier_ready_, mma_done_);
+                              copy_bytes_, barrier_ready_, mma_done_);
   }
 
   double accumulator_tile_bytes() const override {

@@ -15,7 +15,10 @@ MainloopCta::MainloopCta(const CtaTask& t, int stages, int ktiles, SmContext& sm
 void MainloopCta::issue_prologue(Cycle now) {
   // The loop's copies run S-1 stages ahead; without them every stage is filled here.
   const int stages = int(loads_.size()) - ((parts_ & kMainloopCopy) ? 1 : 0);
-  for (int st = 0; st < std::min(stages, ktiles_); ++st) issue_stage_load(st, now);
+  for (int st = 0; st < std::min(stages, ktiles_); ++st) {
+    issue_stage_load(st, now);
+    if (uses_fill_bytes()) prologue_bytes_ += loads_[std::size_t(st)].bytes();
+  }
 }
 
 bool MainloopCta::advance(Cycle now) {
@@ -61,11 +64,9 @@ bool MainloopCta::advance(Cycle now) {
         if (next < ktiles_ && !may_load(next, now)) return false;
         // Without copies only the prologue's stages were written to shared memory.
         const double stage_bytes = uses_fill_bytes() && (copy || kt_ < stages) ? ld.bytes() : 0;
-        // The copies this k-tile issues, and the bytes of its stage when the prologue
-        // issued it (only a kernel whose copies come first reads these).
-        const int from_prologue = copy ? stages - 1 : stages;
-        prologue_stage_bytes_ = kt_ < from_prologue ? stage_bytes : 0;
-        copy_bytes_ = 0;
+        // The copies this k-tile issues; the first also carries the prologue's, issued
+        // before it in program order (only a kernel whose copies come first reads these).
+        copy_bytes_ = first_ktile_ ? prologue_bytes_ : 0;
         if (next < ktiles_) {
           issue_stage_load(next, now);
           if (uses_fill_bytes()) copy_bytes_ += loads_[std::size_t(next % stages)].bytes();

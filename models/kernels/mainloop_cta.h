@@ -58,12 +58,11 @@ class MainloopCta : public CtaProgram {
   // first warp to get there.
   Cycle barrier_ready_ = 0;
   Cycle mma_done_ = 0;  // latest result
-  // Bytes of the stage load the current k-tile issued at its top (0: none): what a kernel
-  // whose copies are in its k-tile prelude puts on the LSU's path there
-  // (KernelMapping::loop); and the bytes of the stage it computes on when the prologue
-  // issued that one (0: a stage of the loop's).
+  // Bytes of the stage load the current k-tile issued at its top (0: none), the first
+  // k-tile's with the prologue's: what a kernel whose copies are in its k-tile prelude puts
+  // on the LSU's path there (KernelMapping::loop).
   double copy_bytes_ = 0;
-  double prologue_stage_bytes_ = 0;
+  double prologue_bytes_ = 0;
 
  private:
   enum class State { Launch, Start, Main, Epilogue, Staged, Storing, Retire };

@@ -79,7 +79,7 @@ class MultistageCta : public MainloopCta {
     const std::int64_t k0 = task_.k_begin + std::int64_t(kt_) * k_.map.cta_k;
     const int kb = int(std::min<std::int64_t>(k_.map.cta_k, task_.k_end - k0));
     compute_tensor_core_ktile(sm_, k_.warp_work, slot_, warps_, kb, barrier, cause, fill_bytes,
-                              copy_bytes_, prologue_stage_bytes_, barrier_ready_, mma_done_);
+                              copy_bytes_, barrier_ready_, mma_done_);
   }
 
   double accumulator_tile_bytes() const override {

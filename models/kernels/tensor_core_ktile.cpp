@@ -30,7 +30,7 @@ std::vector<WarpState> TensorCoreWarps::fresh_warps() const {
 void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot,
                                std::vector<WarpState>& warps, int k_elems, Cycle barrier,
                                StallCause cause, double fill_bytes, double copy_bytes,
-                               double prologue_bytes, Cycle& barrier_ready, Cycle& mma_done) {
+                               Cycle& barrier_ready, Cycle& mma_done) {
   const auto shape = t.mma.shape();
   const int ksubs = (k_elems + shape.k - 1) / shape.k;
   const int nsub = int(sm.pipes.size());
@@ -47,6 +47,9 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
   // the port (the LSU's path) ahead of the k-tile's fragment reads, counted once, there.
   // Otherwise (CUTLASS's order: a k-sub's fragments, then a group of copies, then its mma)
   // the stage's data trickles into shared memory in slices behind each k-sub's reads.
+  // The first k-tile's copies include the prologue's, issued before it: the SM's CTAs then
+  // start staggered by their fills, and the pipe lets each fill the others' idle stretches
+  // (GapTimeline), as their warps would.
   const bool copies_first = t.loop.copies_first();
   if (copies_first && copy_bytes > 0) sm.smem.fill(barrier, copy_bytes);
   // No later instruction on this SM is ready before this barrier (its time only grows):
@@ -96,14 +99,7 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
     }
     // cp.async writes of a stage trickle into shared memory while the previous one is
     // consumed; charge them to the port in slices behind each k-sub's fragment reads.
-    // The prologue's copies of a copies-first kernel precede its loop; they are charged as
-    // their stages land, like CUTLASS's, not ahead of the first k-tile's reads: ahead, the
-    // SM's CTAs start staggered by their prologue fills and the in-order pipe (a CTA's
-    // k-tile reserved whole at its barrier, which a co-resident CTA cannot fill in) loses
-    // up to 12% of a 2:4 mma stream to the stagger (docs/notes.md, "A review of the issue
-    // port"): a defect of the pipe's to mend there, not here.
-    const double slice = copies_first ? prologue_bytes : fill_bytes;
-    if (slice > 0 || !copies_first) sm.smem.fill(barrier, slice / ksubs);
+    if (!copies_first) sm.smem.fill(barrier, fill_bytes / ksubs);
     // Warps take sub-cores by their SM-wide warp slot (slot * warps + w) mod sub-cores, as
     // the hardware assigns them: co-resident CTAs of few warps share all the pipes, not
     // the first few.

@@ -44,8 +44,7 @@ struct TensorCoreWarps {
 // instructions (t.loop) take its sub-core's issue port (sm.issue) before its fragment loads.
 // `fill_bytes`: the stage's data written into shared memory, in slices behind each k-sub's
 // fragment reads (CUTLASS's order); where the copies are in the prelude (the harness's),
-// `copy_bytes`, the cp.async this k-tile issues, take the port ahead of its reads instead,
-// and `prologue_bytes`, a stage the prologue issued, go in slices as CUTLASS's do.
+// `copy_bytes`, the cp.async this k-tile issues, take the port ahead of its reads instead.
 // Without all of t.parts (the mainloop-anatomy benchmark): no barrier, each warp starts the
 // k-tile from its own last k-sub and barrier_ready is the earliest warp's; no fragments,
 // they are loaded at the CTA's first k-sub only (`cause` CtaBoundary) and reused; no mma,
@@ -53,6 +52,6 @@ struct TensorCoreWarps {
 void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot,
                                std::vector<WarpState>& warps, int k_elems, Cycle barrier,
                                StallCause cause, double fill_bytes, double copy_bytes,
-                               double prologue_bytes, Cycle& barrier_ready, Cycle& mma_done);
+                               Cycle& barrier_ready, Cycle& mma_done);
 
 }  // namespace stcsim

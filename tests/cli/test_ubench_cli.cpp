@@ -183,6 +183,14 @@ TEST_CASE("ubench_memory_latency_and_bandwidth_follow_the_preset", "[cli][ubench
   CHECK(dram > 0.8 * 1555.0 * 0.92);
   CHECK(a.at("l2_read|bandwidth") > 2 * dram);
   CHECK(a.at("cp_async_16B_dram|bandwidth") <= 1555.0);
+  // The same bytes from L2 on half lines (64 B of each 128 B line) touch twice the lines:
+  // never faster than on whole lines.
+  for (const char* kib : {"4", "16", "64"}) {
+    INFO(kib << " KiB in flight");
+    const std::string tail = std::string("_inflight_") + kib + "KiB|throughput";
+    CHECK(a.at("cp_async_16B_l2_halfline" + tail) > 0);
+    CHECK(a.at("cp_async_16B_l2_halfline" + tail) <= a.at("cp_async_16B_l2" + tail) * 1.001);
+  }
   // No TMA on the a100: the bulk copy is listed as not run, with why.
   CHECK(a.count("error:bulk_copy_16KiB_dram") == 1);
   CHECK(a.count("bulk_copy_16KiB_dram|bandwidth") == 0);

@@ -43,7 +43,7 @@ struct KtileRun {
       : sm(p), t(m, fp16(), *p.smem), warps(t.fresh_warps()) {
     SmContext ctx = sm.context(p.sm);
     compute_tensor_core_ktile(ctx, t, 0, warps, k_elems, kBarrier, StallCause::Sync, fill_bytes,
-                              copy_bytes, 0, barrier_ready, mma_done);
+                              copy_bytes, barrier_ready, mma_done);
   }
   TestSm sm;
   TensorCoreWarps t;
@@ -175,10 +175,10 @@ TEST_CASE("issue_port_a_co_resident_cta_finds_the_port_idle_before_a_later_reser
   auto w0 = t0.fresh_warps(), w1 = t1.fresh_warps();
   SmContext ctx = sm.context(p.sm);
   Cycle br = 0, done = 0;
-  compute_tensor_core_ktile(ctx, t0, 0, w0, 32, 1000, StallCause::Sync, 0, 0, 0, br, done);
+  compute_tensor_core_ktile(ctx, t0, 0, w0, 32, 1000, StallCause::Sync, 0, 0, br, done);
   REQUIRE(sm.issue[0].free_at() > 1200);           // k-sub 1's prelude, reserved ahead
   const Cycle later = sm.issue[0].free_at() - 16;  // CTA 0's k-sub 1 run
-  compute_tensor_core_ktile(ctx, t1, 1, w1, 32, 1100, StallCause::Sync, 0, 0, 0, br, done);
+  compute_tensor_core_ktile(ctx, t1, 1, w1, 32, 1100, StallCause::Sync, 0, 0, br, done);
   CHECK(sm.issue[0].busy_cycles() == 16 + 50);
   using S = std::pair<Cycle, Cycle>;
   CHECK(sm.issue[0].stretches() == std::vector<S>{{1100, 1150}, {later, later + 16}});
