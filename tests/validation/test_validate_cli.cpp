@@ -163,6 +163,11 @@ TEST_CASE("validate_ubench_figures_against_counterparts", "[cli][validation]") {
   // as an H200 measured: 4,082 against 2,726 flop/clk/SM).
   CHECK(rows.at("mma_sp_ordered_m16n8k32_f16_f32|throughput")["predicted"].get<double>() ==
         Approx(1.5 * mma["predicted"].get<double>()).epsilon(0.01));
+  // A figure whose GPU samples probed the SM clock carries their median (what is not a
+  // number is left out), in the report and on its line.
+  CHECK(rows.at("ldmatrix_x4|throughput")["measured_sm_clock_mhz"].get<double>() == 1755.0);
+  CHECK(rows.at("mma_sync_m16n8k16_f16_f32|throughput").count("measured_sm_clock_mhz") == 0);
+  CHECK(r.out.find("[GPU's SM clock 1755 MHz, probed]") != std::string::npos);
   // The simulated figures are the ones `stcsim ubench` wrote.
   const nlohmann::json sim = read_json(out + "/sim/ubench/ubench.json");
   CHECK(sim["simulated"] == true);

@@ -18,6 +18,20 @@ bool better(const std::string& metric, double a, double b) {
   return metric == "latency" ? a < b : a > b;
 }
 
+// The median of a figure's probed SM clocks (params.sm_clock_mhz, one a sample); 0 where
+// it has none or they are not numbers.
+double probed_clock(const UbenchFigure& f) {
+  const auto it = f.params.find("sm_clock_mhz");
+  if (it == f.params.end() || !it->is_array() || it->empty()) return 0;
+  std::vector<double> v;
+  for (const json& x : *it)
+    if (x.is_number() && x.get<double>() > 0) v.push_back(x.get<double>());
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 }  // namespace
 
 std::vector<UbenchFile> load_ubench(const std::string& file_or_dir) {
@@ -57,11 +71,15 @@ std::vector<UbenchRow> ubench_rows(const std::vector<UbenchFile>& files) {
         row.metric = fig.metric;
         row.unit = fig.unit;
         row.measured = fig.value;
+        row.measured_clock_mhz = probed_clock(fig);
         rows.push_back(row);
       }
       UbenchRow& r = rows[it->second];
       ++r.configurations;
-      if (better(fig.metric, fig.value, r.measured)) r.measured = fig.value;
+      if (better(fig.metric, fig.value, r.measured)) {
+        r.measured = fig.value;
+        r.measured_clock_mhz = probed_clock(fig);
+      }
     }
   return rows;
 }
@@ -123,10 +141,15 @@ std::string format_ubench(const std::vector<UbenchRow>& rows) {
       ++without;
       continue;
     }
-    std::snprintf(line, sizeof line, "%-34s %-10s %-12s %12.1f %12.1f %7.1f%%  %s\n",
-                  r.name.c_str(), r.metric.c_str(), r.unit.c_str(), r.measured, r.predicted,
-                  r.error_percent(), r.workload.c_str());
+    std::snprintf(line, sizeof line, "%-34s %-10s %-12s %12.1f %12.1f %7.1f%%  %s", r.name.c_str(),
+                  r.metric.c_str(), r.unit.c_str(), r.measured, r.predicted, r.error_percent(),
+                  r.workload.c_str());
     o += line;
+    if (r.measured_clock_mhz > 0) {
+      std::snprintf(line, sizeof line, " [GPU's SM clock %.0f MHz, probed]", r.measured_clock_mhz);
+      o += line;
+    }
+    o += "\n";
   }
   if (without) {
     o += "Not simulated (" + std::to_string(without) + " figures):\n";
@@ -149,6 +172,7 @@ json ubench_json(const std::vector<UbenchRow>& rows) {
            {"measured", r.measured},
            {"configurations", r.configurations},
            {"simulated", r.simulated}};
+    if (r.measured_clock_mhz > 0) j["measured_sm_clock_mhz"] = r.measured_clock_mhz;
     if (r.simulated) {
       j["counterpart"] = r.workload;
       j["predicted"] = r.predicted;

@@ -38,6 +38,11 @@ struct UbenchRow {
   bool simulated = false;
   std::string workload, why_not;  // the simulated program, or why there is none
   double predicted = 0;           // in `unit`, after the simulation
+  // The SM clock the GPU ran the best configuration at, where the benchmark probed it
+  // (params.sm_clock_mhz, the mainloop anatomy: median of its samples' probes); 0: not
+  // probed. The model runs at its preset's clock: a figure measured under a lower clock
+  // reads faster in the model by about their ratio where the SM bounds it.
+  double measured_clock_mhz = 0;
   double error_percent() const {
     return measured > 0 ? 100.0 * (predicted - measured) / measured : 0;
   }
