@@ -133,8 +133,14 @@ void issue_ksub(ITensorCore& pipe, const MmaKind& kind, const std::vector<WarpSt
       pipe.issue_series(ready + from, q - from, kind, reads ? reuse + from : nullptr,
                         s.start.data() + from, s.free_before.data() + from);
     if (w) {
-      const Cycle idle = pipe.write_registers(w->frag_ready, w->frag_write_bytes, not_before);
+      Cycle written = 0;
+      const Cycle idle =
+          pipe.write_registers(w->frag_ready, w->frag_write_bytes, not_before, &written);
       if (idle > 0) stalls.add(w->frag_cause, idle);
+      // The next piece stays in the series' order (after the previous piece's last mma:
+      // a pipe that fills idle stretches restarts each call's order), and its first mma,
+      // this warp's, after its writes; the rest of the piece follows it.
+      ready[q] = std::max({ready[q], written, q > 0 ? s.start[q - 1] : Cycle(0)});
     }
     from = q;
   }

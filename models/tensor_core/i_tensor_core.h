@@ -55,7 +55,11 @@ class ITensorCore {
   // default, and a pipe without such a path, ignores them). Returns the cycles the pipe
   // stood idle (from `not_before` on) before the writes began: the wait for the fragments
   // that the next mma would otherwise have been charged with.
-  virtual Cycle write_registers(Cycle /*landed*/, double /*bytes*/, Cycle /*not_before*/) {
+  // `writes_end` (when given) receives where the writes end: the warp's next mma may not
+  // issue before it (0 where nothing was charged).
+  virtual Cycle write_registers(Cycle /*landed*/, double /*bytes*/, Cycle /*not_before*/,
+                                Cycle* writes_end = nullptr) {
+    if (writes_end) *writes_end = 0;
     return 0;
   }
   // No instruction issued from now on is ready before `t` (the SM's simulated time at a

@@ -88,14 +88,18 @@ class MmaPipeline : public ITensorCore {
   bool charges_fragment_writes() const override {
     return spec_.fragment_writes_on_path && spec_.reg_operand_bytes_per_cycle > 0;
   }
-  Cycle write_registers(Cycle landed, double bytes, Cycle not_before) override {
+  Cycle write_registers(Cycle landed, double bytes, Cycle not_before,
+                        Cycle* writes_end = nullptr) override {
+    if (writes_end) *writes_end = 0;
     if (!spec_.fragment_writes_on_path || spec_.reg_operand_bytes_per_cycle <= 0) return 0;
-    // The writes end as the fragment lands: free where the path is idle, queued behind
-    // the mma reads already on it where it is busy.
+    // The writes end as the fragment lands: free where the path is idle (an idle stretch
+    // before later reservations too), queued behind the mma reads already on it where it
+    // is busy; the warp's mma then follow them (writes_end).
     const double cycles = bytes / spec_.reg_operand_bytes_per_cycle;
     const Cycle idle_from = std::max(pipe_.free_at(), not_before);
-    std::size_t hint = 0;
-    return std::max(0.0, pipe_.fill(landed - cycles, cycles, hint) - idle_from);
+    const Cycle start = pipe_.reserve(landed - cycles, cycles);
+    if (writes_end) *writes_end = start + cycles;
+    return std::max(0.0, start - idle_from);
   }
   // The interval of one kind-`k` instruction reading the register operands `reuse` leaves
   // to read (ITensorCore::kReuseA / kReuseB bits): at least the kind's interval.
