@@ -14,7 +14,7 @@ Gpu::Gpu(sc_core::sc_module_name name, const HardwareSections& hw, const std::st
   gpu_ = GpuSpec::from(hw.at("gpu").params);
   sm_ = SmSpec::from(hw.at("sm").params);
   mapping_req_ = MappingRequest::from(hw.at("mapping").params);
-  BuildContext ctx{gpu_.run_clock_mhz(), gpu_.clock_mhz, gpu_.measured_clock_mhz};
+  BuildContext ctx{gpu_.run_clock_mhz(), gpu_.clock_mhz, gpu_.measured_run_clock_mhz()};
   const auto& tc = hw.at("tensor_core");
   tc_proto_ = Registry<ITensorCore>::create(tc.impl, tc.params, ctx);
   const auto& sm = hw.at("smem");

@@ -12,7 +12,8 @@ std::vector<ParamDecl> GpuSpec::params() {
                       "SM clock observed on a real GPU during the op (0: none); when set, ns "
                       "and GB/s convert to cycles at it, seconds = cycles / it, and the power "
                       "model reports energy at it instead of settling a clock of its own "
-                      "(stcsim validate and calibrate set it from a measurement)"),
+                      "(stcsim validate and calibrate set it from a measurement); one above "
+                      "clock_mhz is taken at clock_mhz, the highest the SMs run at"),
           float_param("kernel_launch_ns", "ns", GpuSpec{}.kernel_launch_ns, 0, 1e6,
                       "per kernel a GEMM launches: from the previous kernel's end to the first "
                       "CTA, with the completion signal after the last store, as back-to-back "

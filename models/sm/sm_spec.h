@@ -1,6 +1,7 @@
 // Parameters of the GPU ("gpu" section) and of one SM ("sm" section): the resources
 // that bound occupancy and the SM's path to the L2.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -18,13 +19,23 @@ struct GpuSpec {
   // An SM clock observed on a real GPU during the op (stcsim validate and calibrate set
   // it from a measurement's clock samples); 0: none. When set, ns and GB/s convert to
   // cycles at it and the op is timed at it: a power model reports the op's energy there
-  // instead of settling a clock of its own, which the measurement already did.
+  // instead of settling a clock of its own, which the measurement already did. One above
+  // clock_mhz is taken at clock_mhz: the preset clock is the highest the SMs run at under
+  // the work simulated, and a higher reading is the controller's setting, not the SMs'
+  // clock (NVML read 1980 MHz on an H200 whose cycle counters ran at 1755 under our
+  // GEMMs: models/presets/h100.yaml [14]).
   double measured_clock_mhz = 0;
   // Per kernel launched by a GEMM: from the previous kernel's end to this one's first CTA
   // and from its last store to the end a stream (and event timing) sees. 0: none.
   double kernel_launch_ns = 0;
+  // The measured clock the op runs at (0: none): measured_clock_mhz, at most clock_mhz.
+  double measured_run_clock_mhz() const {
+    return measured_clock_mhz > 0 ? std::min(measured_clock_mhz, clock_mhz) : 0.0;
+  }
   // The clock the op runs at: the measured one when given, else clock_mhz.
-  double run_clock_mhz() const { return measured_clock_mhz > 0 ? measured_clock_mhz : clock_mhz; }
+  double run_clock_mhz() const {
+    return measured_clock_mhz > 0 ? measured_run_clock_mhz() : clock_mhz;
+  }
   static std::vector<ParamDecl> params();
   static GpuSpec from(const ParamSet& p);
 };

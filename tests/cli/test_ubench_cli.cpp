@@ -133,14 +133,23 @@ TEST_CASE("ubench_mainloop_anatomy_skips_what_the_gpu_cannot_launch", "[cli][ube
   CHECK(v.count("error figure:mainloop_sp24_64x64x64_32x32_s6_full") == 1);
 }
 
-// On h100 the register operand path (111.25 B/clk a sub-core) sets the warp-tile rates:
-// per row of NI mma.sync the first reads accumulators, A and B (1280 B), the others
-// accumulators and B (768 B), each at least the pipe's 6 cycles; an mma.sp row's first
-// 1600 B (A with 64 B of metadata, B of k32), the others 1024 B against the pipe's 8. The
-// chains, whose operands stay in the same registers, keep the pipe's rate.
+// A register operand path (111.25 B/clk a sub-core, as the h100 preset had until
+// 2026-11-28) sets the warp-tile rates: per row of NI mma.sync the first reads
+// accumulators, A and B (1280 B), the others accumulators and B (768 B), each at least
+// the pipe's 6 cycles; an mma.sp row's first 1600 B (A with 64 B of metadata, B of k32),
+// the others 1024 B against the pipe's 8. The chains, whose operands stay in the same
+// registers, keep the pipe's rate. Without it (the preset) the warp tiles run at the
+// chains' rate, as the H200's did (h100.yaml [12]).
 TEST_CASE("ubench_warp_tile_rates_follow_the_register_operand_path", "[cli][ubench]") {
-  const auto h = run_ubench(
-      "--arch h100 --only mma_sync_m16n8k16,mma_sync_m16n8k16_warp_tile,mma_sp_m16n8k32_warp_tile");
+  const std::string only =
+      " --only mma_sync_m16n8k16,mma_sync_m16n8k16_warp_tile,mma_sp_m16n8k32_warp_tile";
+  const auto preset = run_ubench("--arch h100" + only);
+  CHECK(preset.at("mma_sync_m16n8k16_f16_f32_warp_tile_4x8|throughput") ==
+        Approx(4096.0 * 4 / 6).epsilon(0.005));
+  CHECK(preset.at("mma_sp_ordered_m16n8k32_f16_f32_warp_tile_4x8|throughput") ==
+        Approx(8192.0 * 4 / 8).epsilon(0.005));
+  const auto h =
+      run_ubench("--arch h100 -p tensor_core.register_operand_bytes_per_cycle=111.25" + only);
   const double p = 111.25;
   auto rate = [p](double flops, int ni, double first, double rest, double ii) {
     const double row = std::max(ii, first / p) + (ni - 1) * std::max(ii, rest / p);

@@ -64,12 +64,33 @@ TEST_CASE("physics_power_sparse_24_spends_less_tensor_energy_than_dense", "[phys
 TEST_CASE("physics_power_tensor_energy_counts_products_not_pipe_occupancy", "[physics][power]") {
   const std::string gemm =
       "--arch h100 --gemm 1024x1024x1024 -p mapping.kernel=multistage_gemm "
-      "-p gpu.measured_clock_mhz=1980";
-  const auto with = run_stats(gemm);
-  const auto without = run_stats(gemm + " -p tensor_core.register_operand_bytes_per_cycle=0");
+      "-p gpu.measured_clock_mhz=1700";
+  const auto with = run_stats(gemm +
+                              " -p tensor_core.register_operand_bytes_per_cycle=111.25 "
+                              "-p tensor_core.fragment_writes_on_register_path=1");
+  const auto without = run_stats(gemm);
   CHECK(with["ops"][0]["cycles"].get<double>() > without["ops"][0]["cycles"].get<double>());
   CHECK(with["ops"][0]["energy"]["tensor"].get<double>() ==
         Approx(without["ops"][0]["energy"]["tensor"].get<double>()).epsilon(1e-9));
+}
+
+// A measured clock above the preset's is the controller's setting, not the SMs' clock
+// (h100.yaml [14]: NVML read 1980 MHz where the cycle counters ran at 1755): the op runs
+// and is reported at the preset clock. One below it stands.
+TEST_CASE("physics_power_a_measured_clock_above_the_preset_is_taken_at_the_preset",
+          "[physics][power]") {
+  const std::string gemm = "--arch h100 --gemm 1024x1024x1024 -p mapping.kernel=multistage_gemm";
+  const auto at_preset = run_stats(gemm)["ops"][0];
+  const auto above = run_stats(gemm + " -p gpu.measured_clock_mhz=1980")["ops"][0];
+  const auto below = run_stats(gemm + " -p gpu.measured_clock_mhz=1600")["ops"][0];
+  CHECK(at_preset["power"]["clock_mhz"] == 1755);
+  CHECK(above["power"]["clock_mhz"] == 1755);
+  CHECK(above["cycles"] == at_preset["cycles"]);
+  CHECK(above["seconds"].get<double>() ==
+        Approx(above["cycles"].get<double>() / 1755e6).epsilon(1e-12));
+  CHECK(below["power"]["clock_mhz"] == 1600);
+  CHECK(below["seconds"].get<double>() ==
+        Approx(below["cycles"].get<double>() / 1600e6).epsilon(1e-12));
 }
 
 TEST_CASE("physics_power_never_above_the_limit_after_settling", "[physics][power]") {

@@ -2,6 +2,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -158,7 +159,7 @@ SimResult read_stats(const std::string& path) {
     r.clock_mhz = gp.at("clock_mhz").at("value").get<double>();
     const double measured =
         gp.value("measured_clock_mhz", nlohmann::json::object()).value("value", 0.0);
-    if (measured > 0) r.clock_mhz = measured;
+    if (measured > 0) r.clock_mhz = std::min(measured, r.clock_mhz);  // GpuSpec::run_clock_mhz
     if (op.contains("power") && op.at("power").value("clock_mhz", 0.0) > 0)
       r.clock_mhz = op.at("power").at("clock_mhz").get<double>();
     r.numerics_preset =
