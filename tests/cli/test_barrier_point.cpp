@@ -21,7 +21,9 @@ TEST_CASE("barrier_point_ktile_end_exposes_the_first_fragments", "[cli][mapping]
   CHECK(harness["ops"][0]["mapping"]["mma_order"] == "rows");
   const double c = cutlass["ops"][0]["cycles"].get<double>();
   const double h = harness["ops"][0]["cycles"].get<double>();
-  // Eight warps' first fragments through the port after each barrier: several percent.
-  CHECK(h > 1.03 * c);
+  // Eight warps' first fragments through the port after each barrier: 1.3% on the h100
+  // preset (4-5% while it had a register operand path, on which the fragment writes
+  // queued behind the mma operands).
+  CHECK(h > 1.01 * c);
   CHECK(h < 1.30 * c);
 }

@@ -25,8 +25,9 @@ TEST_CASE("loop_instructions_slow_a_mainloop_and_are_reported", "[cli][mapping]"
   CHECK(rolled["ops"][0]["mapping"]["ksub_loop"] == "rolled, 0 instructions at its top");
   const double b = base["ops"][0]["cycles"].get<double>();
   // One warp a sub-core: the 117-instruction top and the 32 KiB stage ahead of the
-  // fragment reads, 256 port cycles, on a k-tile of about 1,300 (docs/notes.md).
-  CHECK(pre["ops"][0]["cycles"].get<double>() > 1.10 * b);
+  // fragment reads, 256 port cycles, on a k-tile of about 1,300 (docs/notes.md):
+  // 7.4% on the h100 preset (over 10% while it had a register operand path).
+  CHECK(pre["ops"][0]["cycles"].get<double>() > 1.05 * b);
   CHECK(rolled["ops"][0]["cycles"].get<double>() > b);
 }
 

@@ -56,10 +56,11 @@ TEST_CASE("physics_attention_f16_causal_keeps_its_share_of_the_work", "[physics]
         // just over half of the work, and tiles on the diagonal run whole; a CTA's fixed
         // costs (prologue, its loads' latency, the epilogue) are not halved, which on the
         // h100's short context GEMM at 1000 tokens (K = 1000: a few k-tiles a CTA, fewer
-        // under the mask; 206 ns DRAM latency) leaves the causal one at 86% of the full
-        // one's time.
+        // under the mask; 206 ns DRAM latency) leaves the causal one at 91% of the full
+        // one's time (86% while the h100 preset had a register operand path, which
+        // lengthened the k-loop against those fixed costs).
         const double fc = full["cycles"], cc = causal["cycles"];
-        CHECK(cc < 0.9 * fc);
+        CHECK(cc < 0.95 * fc);
         CHECK(cc > 0.4 * fc);
         // The multistage kernel launches a CTA per tile (the persistent one, a grid per SM).
         if (pair == 0 && std::string(arch) == "a100")
