@@ -9,12 +9,18 @@
 
 namespace stcsim {
 
-Gpu::Gpu(sc_core::sc_module_name name, const HardwareSections& hw, const std::string& gpu_name)
+Gpu::Gpu(sc_core::sc_module_name name, const HardwareSections& hw, const std::string& gpu_name,
+         bool light_kernels)
     : sc_module(name) {
   gpu_ = GpuSpec::from(hw.at("gpu").params);
+  run_mhz_ = gpu_.run_clock_mhz();
+  if (light_kernels)
+    run_mhz_ = gpu_.measured_clock_mhz > 0
+                   ? std::min(gpu_.measured_clock_mhz, gpu_.light_clock_mhz())
+                   : gpu_.light_clock_mhz();
   sm_ = SmSpec::from(hw.at("sm").params);
   mapping_req_ = MappingRequest::from(hw.at("mapping").params);
-  BuildContext ctx{gpu_.run_clock_mhz(), gpu_.clock_mhz, gpu_.measured_run_clock_mhz()};
+  BuildContext ctx{run_mhz_, gpu_.clock_mhz, gpu_.measured_run_clock_mhz()};
   const auto& tc = hw.at("tensor_core");
   tc_proto_ = Registry<ITensorCore>::create(tc.impl, tc.params, ctx);
   const auto& sm = hw.at("smem");
@@ -255,8 +261,7 @@ OpResult Gpu::simulate(const GemmOp& op, const IKernel& kernel, const KernelPlan
   start_snap_ = snapshot();
   const Cycle start = now_cycles();
   // Each launch waits out the front end's launch latency first (gpu.kernel_launch_ns).
-  const Cycle launch_cycles =
-      Cycle(std::llround(gpu_.kernel_launch_ns * gpu_.run_clock_mhz() / 1000.0));
+  const Cycle launch_cycles = Cycle(std::llround(gpu_.kernel_launch_ns * run_mhz_ / 1000.0));
   // Steady-state mode cuts only a single launch of uniform CTAs (a follow-up launch, as
   // split-K's reduction, would start from a state the cut run does not reach).
   const bool steady = steady_ && plan.launches.size() == 1 && kernel.uniform_ctas(op);
@@ -292,7 +297,7 @@ OpResult Gpu::planned_result(const GemmOp& op, const IKernel& kernel, const Kern
   r.ctas = plan.ctas;
   r.waves = r.ctas / (double(gpu_.num_sms) * std::max(1, r.occupancy.ctas_per_sm));
   r.cycles = std::max(1.0, cycles);
-  r.seconds = r.cycles / (gpu_.run_clock_mhz() * 1e6);
+  r.seconds = r.cycles / (run_mhz_ * 1e6);
   r.flops = op.flops();
   r.peak_tflops = peak_tflops(op.kind());
   r.products = op.products();
@@ -303,7 +308,7 @@ OpResult Gpu::planned_result(const GemmOp& op, const IKernel& kernel, const Kern
 }
 
 OpResult Gpu::estimate(const GemmOp& op, const IKernel& kernel, const KernelPlan& plan) const {
-  const double launch = gpu_.kernel_launch_ns * gpu_.run_clock_mhz() / 1000.0;
+  const double launch = gpu_.kernel_launch_ns * run_mhz_ / 1000.0;
   OpResult r = planned_result(op, kernel, plan,
                               std::ceil(kernel.estimate_cycles(op, plan.map, *env_)) +
                                   std::round(launch) * double(plan.launches.size()));

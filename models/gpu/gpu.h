@@ -27,7 +27,10 @@ class Gpu : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Gpu);
   // `gpu_name`: the preset or config file's name, for errors that say which GPU refused.
-  Gpu(sc_core::sc_module_name name, const HardwareSections& hw, const std::string& gpu_name);
+  // `light_kernels`: what runs leaves the tensor cores idle (stcsim ubench's chases,
+  // copies and reads), so the SMs run at gpu.max_clock_mhz, not at a GEMM's clock_mhz.
+  Gpu(sc_core::sc_module_name name, const HardwareSections& hw, const std::string& gpu_name,
+      bool light_kernels = false);
 
   void set_ops(std::vector<GemmOp> ops) { ops_ = std::move(ops); }
   // Run these microbenchmarks (models/ubench) instead of the GEMMs (each flushes what its
@@ -76,6 +79,8 @@ class Gpu : public sc_core::sc_module {
   void set_on_op_done(OpDone f) { on_op_done_ = std::move(f); }
   KernelMapping mapping_for(const GemmOp& op) const;
   const GpuSpec& spec() const { return gpu_; }
+  // The SM clock this run is at (ns and GB/s convert at it; seconds = cycles / it).
+  double run_clock_mhz() const { return run_mhz_; }
 
   // Validate ops before simulating (dtype supported, mapping fits): throws InputError.
   void check_op(const GemmOp& op) const;
@@ -122,6 +127,7 @@ class Gpu : public sc_core::sc_module {
   PowerActivity power_activity(const OpResult& r, const Snapshot& now, const Snapshot& s0) const;
 
   GpuSpec gpu_;
+  double run_mhz_ = 0;  // GpuSpec::run_clock_mhz, or the light kernels' clock
   SmSpec sm_;
   MappingRequest mapping_req_;
   std::unique_ptr<ITensorCore> tc_proto_;

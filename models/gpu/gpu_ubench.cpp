@@ -10,7 +10,8 @@ class Gpu::UbenchAccess : public UbenchMachine {
   explicit UbenchAccess(Gpu& g) : g_(g) {}
   const KernelEnv& env() const override { return *g_.env_; }
   double l2_bytes() const override { return g_.mem_->l2().capacity_bytes(); }
-  double clock_mhz() const override { return g_.gpu_.run_clock_mhz(); }
+  double clock_mhz() const override { return g_.run_mhz_; }
+  double gemm_clock_mhz() const override { return g_.gpu_.run_clock_mhz(); }
   std::uint64_t allocate(double bytes) override { return g_.allocate(bytes); }
   Cycle launch(const KernelLaunch& k) override {
     const Cycle start = now_cycles();

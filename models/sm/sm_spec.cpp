@@ -14,6 +14,11 @@ std::vector<ParamDecl> GpuSpec::params() {
                       "model reports energy at it instead of settling a clock of its own "
                       "(stcsim validate and calibrate set it from a measurement); one above "
                       "clock_mhz is taken at clock_mhz, the highest the SMs run at"),
+          float_param("max_clock_mhz", "MHz", GpuSpec{}.max_clock_mhz, 0, 1e5,
+                      "SM clock of kernels that leave the tensor cores idle (microbenchmarks' "
+                      "chases, copies and reads), at or above clock_mhz: the boost clock where "
+                      "a GEMM's load holds the SMs at clock_mhz; 0: clock_mhz (stcsim ubench "
+                      "runs at it)"),
           float_param("kernel_launch_ns", "ns", GpuSpec{}.kernel_launch_ns, 0, 1e6,
                       "per kernel a GEMM launches: from the previous kernel's end to the first "
                       "CTA, with the completion signal after the last store, as back-to-back "
@@ -27,6 +32,12 @@ GpuSpec GpuSpec::from(const ParamSet& p) {
   s.num_sms = int(p.get_int("num_sms"));
   s.measured_clock_mhz = p.get_float("measured_clock_mhz");
   s.kernel_launch_ns = p.get_float("kernel_launch_ns");
+  s.max_clock_mhz = p.get_float("max_clock_mhz");
+  if (s.max_clock_mhz > 0 && s.max_clock_mhz < s.clock_mhz)
+    throw InputError("gpu.max_clock_mhz (" + format_value(ParamValue(s.max_clock_mhz)) +
+                     " MHz) is below gpu.clock_mhz (" + format_value(ParamValue(s.clock_mhz)) +
+                     " MHz): it is the clock of kernels lighter than a GEMM, at or above "
+                     "the GEMM clock (0: the same)");
   return s;
 }
 

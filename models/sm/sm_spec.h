@@ -25,6 +25,10 @@ struct GpuSpec {
   // clock (NVML read 1980 MHz on an H200 whose cycle counters ran at 1755 under our
   // GEMMs: models/presets/h100.yaml [14]).
   double measured_clock_mhz = 0;
+  // The SM clock of kernels that leave the tensor cores idle (a microbenchmark's chases,
+  // copies and reads): the board's boost clock, where a GEMM's load holds the SMs at
+  // clock_mhz (h100.yaml [14]). 0: clock_mhz. stcsim ubench runs at it.
+  double max_clock_mhz = 0;
   // Per kernel launched by a GEMM: from the previous kernel's end to this one's first CTA
   // and from its last store to the end a stream (and event timing) sees. 0: none.
   double kernel_launch_ns = 0;
@@ -32,6 +36,7 @@ struct GpuSpec {
   double measured_run_clock_mhz() const {
     return measured_clock_mhz > 0 ? std::min(measured_clock_mhz, clock_mhz) : 0.0;
   }
+  double light_clock_mhz() const { return max_clock_mhz > 0 ? max_clock_mhz : clock_mhz; }
   // The clock the op runs at: the measured one when given, else clock_mhz.
   double run_clock_mhz() const {
     return measured_clock_mhz > 0 ? measured_run_clock_mhz() : clock_mhz;

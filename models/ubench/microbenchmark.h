@@ -49,6 +49,9 @@ class UbenchMachine {
   virtual const KernelEnv& env() const = 0;
   virtual double l2_bytes() const = 0;   // the L2's capacity (cudaDevAttrL2CacheSize)
   virtual double clock_mhz() const = 0;  // the SM clock the run is at (events -> seconds)
+  // The SM clock under a GEMM's load (gpu.clock_mhz, or a measured one below it): what a
+  // benchmark that runs a GEMM's mainloop times its launches at.
+  virtual double gemm_clock_mhz() const = 0;
   virtual std::uint64_t allocate(double bytes) = 0;  // like cudaMalloc
   // Run `k` from now until its last CTA retires; its elapsed cycles.
   virtual Cycle launch(const KernelLaunch& k) = 0;

@@ -227,3 +227,40 @@ TEST_CASE("ubench_rejects_unknown_names_and_lists_known_ones", "[cli][ubench]") 
   CHECK(list.status == 0);
   CHECK(list.out.find("latency: l1_latency|latency") != std::string::npos);
 }
+
+// Kernels that leave the tensor cores idle run at gpu.max_clock_mhz (h100: the 1980 MHz
+// boost, h100.yaml [14]); a GEMM's load holds the SMs at clock_mhz (1755). A DRAM-bound
+// read moves the same GB/s at either clock, so fewer bytes a cycle at the higher one.
+TEST_CASE("ubench_light_kernels_run_at_the_max_clock", "[cli][ubench]") {
+  auto run = [](const std::string& extra) {
+    const std::string out = temp_dir("ubench_clock");
+    const ProcResult r =
+        run_stcsim("ubench --arch h100 --only bandwidth " + extra + " --out " + out + " -q");
+    INFO(r.out << r.err);
+    REQUIRE(r.status == 0);
+    std::ifstream in(out + "/ubench.json");
+    return nlohmann::json::parse(in);
+  };
+  auto figure = [](const nlohmann::json& doc, const std::string& name, const std::string& metric) {
+    for (const auto& f : doc["results"])
+      if (f["name"] == name && f["metric"] == metric) return f["value"].get<double>();
+    FAIL("no figure " << name << " " << metric);
+    return 0.0;
+  };
+  const auto boost = run("");
+  const auto gemm = run("-p gpu.max_clock_mhz=0");
+  CHECK(boost["device"]["clock_mhz"] == 1980);
+  CHECK(gemm["device"]["clock_mhz"] == 1755);
+  const double ratio =
+      figure(gemm, "dram_read", "throughput") / figure(boost, "dram_read", "throughput");
+  CHECK(ratio == Approx(1980.0 / 1755).epsilon(0.03));
+  CHECK(figure(gemm, "dram_read", "bandwidth") ==
+        Approx(figure(boost, "dram_read", "bandwidth")).epsilon(0.03));
+  // Below the GEMM clock it is no light kernels' clock: refused, naming the key.
+  const ProcResult bad =
+      run_stcsim("ubench --arch h100 --only bandwidth -p gpu.max_clock_mhz=1000 --out " +
+                 temp_dir("ubench_clock_bad"));
+  CHECK(bad.status == 2);
+  CHECK(bad.err.find("gpu.max_clock_mhz (1000 MHz) is below gpu.clock_mhz (1755 MHz)") !=
+        std::string::npos);
+}
