@@ -8,7 +8,7 @@
 #                               <- the L1 chase and the per-line L2 latencies from one SM,
 #                                  near and far partition; the L2 chase over both is left
 #                                  out, its out-of-sample check
-#   l2.slice_bytes_per_cycle    <- the L2 read bandwidth (B/clk/SM)
+#   (l2.slice_bytes_per_cycle: no longer fitted; the L2 read benchmark is checked, [7])
 #   dram.latency_ns             <- the DRAM chase; the cp.async sweep from DRAM is its
 #                                  out-of-sample check
 #   gpu.kernel_launch_ns        <- the smoke step, every kernel family at 256^3 (last: it
@@ -42,9 +42,10 @@ clk=(-p gpu.measured_clock_mhz=1980)
 "$stcsim" calibrate --measurements "$data/chases.json" --arch h100 \
   --params sm.l1_hit_latency_cycles=20:60,l2.hit_latency_cycles=150:400,l2.far_extra_latency_cycles=0:120 \
   "${clk[@]}" --max-evals 80 --no-loo --out "$out/latencies" -j 2
-"$stcsim" calibrate --measurements "$data/l2read.json" --arch h100 \
-  --params l2.slice_bytes_per_cycle=20:64 "${clk[@]}" --max-evals 40 --no-loo \
-  --out "$out/l2_bandwidth" -j 2
+# The L2 read benchmark, checked, not fitted (h100.yaml [7]: it measures its requests in
+# flight; the slices are the published 47 B/clk).
+"$stcsim" validate --measurements "$data/l2read.json" --arch h100 "${clk[@]}" \
+  --out "$out/l2_bandwidth_check"
 "$stcsim" calibrate --measurements "$data/dramchase.json" --arch h100 \
   --params dram.latency_ns=60:400 "${clk[@]}" --max-evals 40 --no-loo \
   --out "$out/dram_latency" -j 2

@@ -10,7 +10,7 @@
 #                                           SM, near and far partition (l2.partitions 2);
 #                                           the L2 chase over both is left out of the fit,
 #                                           its out-of-sample check
-#   l2.slice_bytes_per_cycle              <- the L2 read bandwidth (h200: its own L2)
+#   (l2.slice_bytes_per_cycle: no longer fitted; the L2 read benchmark is checked, h100.yaml [7])
 #   dram.latency_ns                       <- the DRAM chase of the evening's mended
 #                                           microbenchmarks (the median of three calls:
 #                                           ubench_20261126T190235Z); the cp.async sweep
@@ -54,11 +54,11 @@ sub dramcopies 'r["name"].startswith("cp_async_16B_dram_inflight")' "$fixed"
 # Out of sample: the L2 chase over lines of both partitions, under the preset as fitted.
 "$stcsim" validate --measurements "$data/l2chase.json" --arch h200 \
   -p gpu.measured_clock_mhz=1980 --out "$out/l2_chase_check"
-# The L2 read bandwidth (B/clk/SM, in SM cycles, so its clock does not matter): one figure,
-# one parameter, per slice as the preset sets it.
-"$stcsim" calibrate --measurements "$data/l2read.json" --arch h200 \
-  --params l2.slice_bytes_per_cycle=20:64 \
-  -p gpu.measured_clock_mhz=1980 --max-evals 40 --no-loo --out "$out/l2_bandwidth" -j 2
+# The L2 read benchmark, checked, not fitted: it keeps 32 KiB in flight an SM and measures
+# that over a loaded latency, not the L2's rate (h100.yaml [7]; the slices are the
+# published 47 B/clk, and the model predicts this benchmark about 25% high).
+"$stcsim" validate --measurements "$data/l2read.json" --arch h200 \
+  -p gpu.measured_clock_mhz=1980 --out "$out/l2_bandwidth_check"
 # The DRAM latency from the mended chase; out of sample, the cp.async sweep from DRAM
 # (1 to 16 copies per thread in flight), whose shallow end Little's law ties to it,
 # under the preset as committed (which carries the fitted value).
