@@ -13,14 +13,10 @@ Gpu::Gpu(sc_core::sc_module_name name, const HardwareSections& hw, const std::st
          bool light_kernels)
     : sc_module(name) {
   gpu_ = GpuSpec::from(hw.at("gpu").params);
-  run_mhz_ = gpu_.run_clock_mhz();
-  if (light_kernels)
-    run_mhz_ = gpu_.measured_clock_mhz > 0
-                   ? std::min(gpu_.measured_clock_mhz, gpu_.light_clock_mhz())
-                   : gpu_.light_clock_mhz();
+  run_mhz_ = gpu_.run_clock_mhz(light_kernels);
   sm_ = SmSpec::from(hw.at("sm").params);
   mapping_req_ = MappingRequest::from(hw.at("mapping").params);
-  BuildContext ctx{run_mhz_, gpu_.clock_mhz, gpu_.measured_run_clock_mhz()};
+  BuildContext ctx{run_mhz_, gpu_.clock_mhz, gpu_.measured_run_clock_mhz(light_kernels)};
   const auto& tc = hw.at("tensor_core");
   tc_proto_ = Registry<ITensorCore>::create(tc.impl, tc.params, ctx);
   const auto& sm = hw.at("smem");

@@ -127,7 +127,7 @@ class Gpu : public sc_core::sc_module {
   PowerActivity power_activity(const OpResult& r, const Snapshot& now, const Snapshot& s0) const;
 
   GpuSpec gpu_;
-  double run_mhz_ = 0;  // GpuSpec::run_clock_mhz, or the light kernels' clock
+  double run_mhz_ = 0;  // GpuSpec::run_clock_mhz(light_kernels)
   SmSpec sm_;
   MappingRequest mapping_req_;
   std::unique_ptr<ITensorCore> tc_proto_;

@@ -32,14 +32,20 @@ struct GpuSpec {
   // Per kernel launched by a GEMM: from the previous kernel's end to this one's first CTA
   // and from its last store to the end a stream (and event timing) sees. 0: none.
   double kernel_launch_ns = 0;
-  // The measured clock the op runs at (0: none): measured_clock_mhz, at most clock_mhz.
-  double measured_run_clock_mhz() const {
-    return measured_clock_mhz > 0 ? std::min(measured_clock_mhz, clock_mhz) : 0.0;
+  // The highest clock the SMs reach: clock_mhz under a GEMM's load, max_clock_mhz (when
+  // set) for kernels that leave the tensor cores idle.
+  double top_clock_mhz(bool light_kernels) const {
+    return light_kernels && max_clock_mhz > 0 ? max_clock_mhz : clock_mhz;
   }
-  double light_clock_mhz() const { return max_clock_mhz > 0 ? max_clock_mhz : clock_mhz; }
-  // The clock the op runs at: the measured one when given, else clock_mhz.
-  double run_clock_mhz() const {
-    return measured_clock_mhz > 0 ? measured_run_clock_mhz() : clock_mhz;
+  // The measured clock the op runs at (0: none): measured_clock_mhz, at most the top.
+  double measured_run_clock_mhz(bool light_kernels = false) const {
+    return measured_clock_mhz > 0 ? std::min(measured_clock_mhz, top_clock_mhz(light_kernels))
+                                  : 0.0;
+  }
+  // The clock the op runs at: the measured one when given, else the top.
+  double run_clock_mhz(bool light_kernels = false) const {
+    return measured_clock_mhz > 0 ? measured_run_clock_mhz(light_kernels)
+                                  : top_clock_mhz(light_kernels);
   }
   static std::vector<ParamDecl> params();
   static GpuSpec from(const ParamSet& p);
