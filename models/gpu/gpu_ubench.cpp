@@ -18,6 +18,18 @@ class Gpu::UbenchAccess : public UbenchMachine {
     g_.run_kernel(k);
     return now_cycles() - start;
   }
+  Cycle launch(const KernelLaunch& k, std::vector<CtaPhaseRecord>& phases) override {
+    struct Keep {  // the SMs log into `phases` for this launch only, also if it throws
+      Gpu& g;
+      Keep(Gpu& gpu, std::vector<CtaPhaseRecord>* log) : g(gpu) {
+        for (auto& sm : g.sms_) sm->phase_log = log;
+      }
+      ~Keep() {
+        for (auto& sm : g.sms_) sm->phase_log = nullptr;
+      }
+    } keep(g_, &phases);
+    return launch(k);
+  }
   void copy_into_l2(std::uint64_t addr, double bytes) override { g_.mem_->preload_l2(addr, bytes); }
   void flush() override { g_.flush_between_ops(); }
 

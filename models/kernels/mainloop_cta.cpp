@@ -27,6 +27,8 @@ bool MainloopCta::advance(Cycle now) {
     switch (state_) {
       case State::Launch:
         if (!reached(wake_, now)) return false;
+        phases_.start = now;  // its first instruction, after the CTA's launch
+        has_phases_ = true;
         state_ = State::Start;
         continue;
       case State::Start:
@@ -35,6 +37,7 @@ bool MainloopCta::advance(Cycle now) {
             return false;
           case Start::NoWork:
             mma_done_ = now;
+            phases_.prologue_done = now;
             state_ = State::Epilogue;
             continue;
           case Start::Ready:
@@ -57,6 +60,7 @@ bool MainloopCta::advance(Cycle now) {
           wake_ = barrier;
           return false;
         }
+        if (first_ktile_) phases_.prologue_done = now;  // every stage waited on has landed
         const StallCause cause = first_ktile_                ? StallCause::CtaBoundary
                                  : ld.done >= barrier_ready_ ? StallCause::Global
                                                              : StallCause::Sync;
@@ -84,6 +88,7 @@ bool MainloopCta::advance(Cycle now) {
           wake_ = mma_done_;
           return false;
         }
+        phases_.loop_done = now;
         const double tile = accumulator_tile_bytes();
         sm_.smem.write(now, tile);
         wake_ = sm_.smem.write(now, tile);
@@ -106,6 +111,7 @@ bool MainloopCta::advance(Cycle now) {
         if (!reached(wake_, now)) return false;
         // Every stage's load was waited on: their storage goes to the SM's next CTAs.
         sm_.requests.give(loads_);
+        phases_.end = now;
         return true;
     }
   }

@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "models/common/cta_phases.h"
 #include "models/common/cycles.h"
 #include "models/sm/sm_context.h"
 
@@ -21,9 +22,14 @@ class CtaProgram {
   virtual ~CtaProgram() = default;
   virtual bool advance(Cycle now) = 0;
   Cycle wake() const { return wake_; }
+  // Where a multistage CTA's phases began (start) and ended, for the CTA-phase
+  // microbenchmark (the SM fills `sm`); a kernel without those phases leaves it empty.
+  const CtaPhaseRecord* phases() const { return has_phases_ ? &phases_ : nullptr; }
 
  protected:
   Cycle wake_ = 0;
+  CtaPhaseRecord phases_;
+  bool has_phases_ = false;
 };
 
 // Which output tile, K range and work list a CTA covers; a kernel's plan fills the

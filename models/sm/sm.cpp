@@ -65,6 +65,10 @@ void Sm::run_kernel() {
     }
     for (auto& s : slots_)
       if (s.cta && s.cta->advance(now)) {
+        if (const CtaPhaseRecord* ph = s.cta->phases(); ph && phase_log) {
+          phase_log->push_back(*ph);
+          phase_log->back().sm = id_;
+        }
         counters_.ctas += 1;
         counters_.cta_cycles += now - s.started;
         s.cta.reset();

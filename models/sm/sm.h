@@ -50,6 +50,8 @@ class Sm : public sc_core::sc_module {
   const SmCounters& counters() const { return counters_; }
   sc_core::sc_signal<int> active_ctas{"active_ctas"};  // for VCD tracing
   bool trace_signals = false;
+  // Where retiring CTAs' phases go (the CTA-phase microbenchmark); null: not kept.
+  std::vector<CtaPhaseRecord>* phase_log = nullptr;
 
  private:
   struct Slot {

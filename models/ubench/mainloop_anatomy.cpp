@@ -15,28 +15,19 @@
 #include <string>
 #include <vector>
 
-#include "models/kernels/i_kernel.h"
-#include "models/mapping/harness_loop_instructions.h"
+#include "models/ubench/anatomy_kernels.h"
 #include "models/ubench/microbenchmark.h"
 
 namespace stcsim {
 
 namespace {
 
-constexpr std::int64_t kSize = 4096;  // M = N, and K but for the K sweep
+using namespace anatomy;  // NOLINT: the harness's kernels and tiles
+
 // The K sweep, as the harness runs it: mma_only and full again at shorter K. A launch's
 // time against K is a line whose slope is the loop's rate and whose intercept is what each
 // CTA pays once (prologue, epilogue, launch, tail); figures named with their K (_k1024).
 constexpr std::int64_t kSweepK[] = {1024, 2048};
-
-struct Tile {
-  int cta_m, cta_n, cta_k, warp_m, warp_n, stages;
-};
-// The harness's tiles (validation/cuda/tile_geometry.h, STCSIM_VALIDATION_TILES).
-constexpr Tile kTiles[] = {{256, 128, 64, 64, 64, 3},
-                           {128, 128, 64, 64, 64, 4},
-                           {128, 64, 64, 64, 32, 4},
-                           {64, 64, 64, 32, 32, 6}};
 
 struct Variant {
   const char* name;
@@ -50,20 +41,6 @@ constexpr Variant kVariants[] = {
     {"mma_only", kMainloopMma},
     {"no_mma", kMainloopCopy | kMainloopBarrier | kMainloopFragments},
 };
-
-std::string tile_name(const Tile& t) {
-  return std::to_string(t.cta_m) + "x" + std::to_string(t.cta_n) + "x" + std::to_string(t.cta_k) +
-         "_" + std::to_string(t.warp_m) + "x" + std::to_string(t.warp_n) + "_s" +
-         std::to_string(t.stages);
-}
-
-// The harness's two kernels of the anatomy: dense on mma.sync, 2:4 on mma.sp.
-struct Kernel {
-  const char* name;
-  NmSparsity sparsity;
-  const char* mma_order;  // as validate simulates the harness's kernel (simulate.cpp)
-};
-const Kernel kKernels[] = {{"dense", {}, "rows"}, {"sp24", {2, 4}, "columns"}};
 
 bool swept(const Variant& v) {
   return std::string(v.name) == "mma_only" || std::string(v.name) == "full";
@@ -84,28 +61,6 @@ std::string figure(const Kernel& k, const Tile& t, const Variant& v, std::int64_
 // GPU whose clock follows its power they may run faster; cycles in the model do not depend
 // on the values, so it reports the random-operand launch under both names.
 const char* const kZeros = "_zeros";
-
-GemmOp anatomy_op(const Kernel& k, std::int64_t K = kSize) {
-  GemmOp g;
-  g.name = "mainloop_anatomy";
-  g.m = g.n = kSize;
-  g.k = K;
-  g.dtype = Dtype::FP16;
-  g.sparsity = k.sparsity;
-  return g;
-}
-
-// Why kernel k cannot run at tile t here (empty: it can): a GPU whose CTAs get less shared
-// memory than the tile's stages need (a V100's 96 KiB) fails the launch, as the harness's does.
-std::string tile_cannot_run(const Kernel& k, const Tile& t, const KernelEnv& env) {
-  KernelMapping m;
-  m.cta_m = t.cta_m, m.cta_n = t.cta_n, m.cta_k = t.cta_k, m.stages = t.stages;
-  const std::int64_t need = m.smem_bytes(anatomy_op(k).kind());
-  if (need <= env.sm.max_smem_per_cta_bytes) return {};
-  return "the tile's " + std::to_string(t.stages) + " stages need " + std::to_string(need) +
-         " bytes of shared memory, more than the " + std::to_string(env.sm.max_smem_per_cta_bytes) +
-         " a CTA may use";
-}
 
 class MainloopAnatomy : public IMicrobenchmark {
  public:
@@ -128,9 +83,8 @@ class MainloopAnatomy : public IMicrobenchmark {
   std::vector<std::pair<std::string, std::string>> skipped(const KernelEnv& env) const override {
     std::vector<std::pair<std::string, std::string>> out;
     for (const Kernel& k : kKernels) {
-      const std::string why = KernelRegistry::get("multistage_gemm").cannot_run(anatomy_op(k), env);
       for (const Tile& t : kTiles) {
-        const std::string tile_why = why.empty() ? tile_cannot_run(k, t, env) : why;
+        const std::string tile_why = anatomy::cannot_run(k, t, env);
         if (tile_why.empty()) continue;
         for (const Variant& v : kVariants) {
           for (const std::int64_t K : ks_of(v)) out.emplace_back(figure(k, t, v, K), tile_why);
@@ -141,14 +95,10 @@ class MainloopAnatomy : public IMicrobenchmark {
     return out;
   }
   std::vector<UbenchResult> run(UbenchMachine& gpu) const override {
-    const IKernel& kernel = KernelRegistry::get("multistage_gemm");
-    const KernelEnv& env = gpu.env();
     std::vector<UbenchResult> out;
     for (const Kernel& k : kKernels) {
-      const GemmOp g = anatomy_op(k);
-      if (!kernel.cannot_run(g, env).empty()) continue;  // listed by skipped()
       for (const Tile& t : kTiles) {
-        if (!tile_cannot_run(k, t, env).empty()) continue;  // listed by skipped()
+        if (!anatomy::cannot_run(k, t, gpu.env()).empty()) continue;  // listed by skipped()
         for (const Variant& v : kVariants)
           for (const std::int64_t K : ks_of(v)) {
             out.push_back(run_variant(gpu, k, t, v, K));
@@ -168,36 +118,7 @@ class MainloopAnatomy : public IMicrobenchmark {
   // Variant v of kernel k at tile t on 4096 x 4096 x K: a warm-up launch, then the timed one.
   static UbenchResult run_variant(UbenchMachine& gpu, const Kernel& k, const Tile& t,
                                   const Variant& v, std::int64_t K) {
-    const IKernel& kernel = KernelRegistry::get("multistage_gemm");
-    const KernelEnv& env = gpu.env();
-    const GemmOp g = anatomy_op(k, K);
-    MappingRequest req = env.request;
-    req.kernel = kernel.name();
-    req.policy = "chooser";
-    req.cta_m = t.cta_m, req.cta_n = t.cta_n, req.cta_k = t.cta_k;
-    req.warp_m = t.warp_m, req.warp_n = t.warp_n, req.stages = t.stages;
-    req.swizzle = 8, req.split_k = 1;  // as the harness launches it
-    req.mainloop_parts = v.parts;
-    req.mma_order = k.mma_order;
-    req.barrier_point = "ktile_end";  // the harness syncs after the k-tile's last mma
-    // What the variant's loop issues besides mma and fragment loads (its PTX).
-    KernelMapping tile;
-    tile.cta_m = t.cta_m, tile.cta_n = t.cta_n, tile.cta_k = t.cta_k;
-    tile.warp_m = t.warp_m, tile.warp_n = t.warp_n, tile.stages = t.stages;
-    if (const auto loop = harness_loop_instructions(k.name, tile, v.parts)) req.loop = *loop;
-    const KernelEnv pinned{env.num_sms,
-                           env.clock_mhz,
-                           env.sm,
-                           env.tc,
-                           env.smem,
-                           env.tma,
-                           req,
-                           env.l2_bytes_per_cycle,
-                           env.dram_bytes_per_cycle,
-                           env.l2_hit_latency,
-                           env.gpu_name};
-    const KernelPlan plan =
-        kernel.plan(g, pinned, [&gpu](double bytes) { return gpu.allocate(bytes); });
+    const KernelPlan plan = anatomy_plan(gpu, k, t, v.parts, K);
     const KernelLaunch& launch = *plan.launches.front();
     gpu.launch(launch);  // the warm-up launch
     const Cycle cycles = gpu.launch(launch);

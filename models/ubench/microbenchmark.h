@@ -55,6 +55,9 @@ class UbenchMachine {
   virtual std::uint64_t allocate(double bytes) = 0;  // like cudaMalloc
   // Run `k` from now until its last CTA retires; its elapsed cycles.
   virtual Cycle launch(const KernelLaunch& k) = 0;
+  // The same, also keeping each multistage CTA's phases (models/common/cta_phases.h) in
+  // `phases`, in the order the CTAs retire.
+  virtual Cycle launch(const KernelLaunch& k, std::vector<CtaPhaseRecord>& phases) = 0;
   // What a host-to-device copy of [addr, addr + bytes) leaves: its lines resident in the
   // L2 (clean; untimed). Lines beyond the L2's capacity evict earlier ones as usual.
   virtual void copy_into_l2(std::uint64_t addr, double bytes) = 0;

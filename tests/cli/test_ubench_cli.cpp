@@ -264,3 +264,38 @@ TEST_CASE("ubench_light_kernels_run_at_the_max_clock", "[cli][ubench]") {
   CHECK(bad.err.find("gpu.max_clock_mhz (1000 MHz) is below gpu.clock_mhz (1755 MHz)") !=
         std::string::npos);
 }
+
+// The CTA-phase benchmark (models/ubench/cta_phases.cpp) on the h200: every CTA's mma_only
+// loop runs at no more than the mma.sync stream's rate and within 3% of it where one CTA
+// holds the SM; its prologue moves the tile's stages, its epilogue the f16 tile, each no
+// faster than the SM's 64 B/clk link to the L2; a CTA waits at least the preset's launch
+// cycles for its slot; co-resident CTAs report a skew, lone ones none.
+TEST_CASE("ubench_cta_phases_follow_the_kernels_bytes_and_rates", "[cli][ubench]") {
+  const auto h = run_ubench("--arch h200 --only cta_phases,mma_sync_m16n8k16");
+  const double mma_rate = h.at("mma_sync_m16n8k16_f16_f32|throughput");  // flop/clk/SM
+  struct Case {
+    const char* tile;
+    int cta_m, cta_n, stages;
+    bool alone;  // one CTA an SM (its stages fill the SM's shared memory)
+  };
+  for (const Case c : {Case{"256x128x64_64x64_s3", 256, 128, 3, true},
+                       Case{"128x128x64_64x64_s4", 128, 128, 4, true},
+                       Case{"128x64x64_64x32_s4", 128, 64, 4, false},
+                       Case{"64x64x64_32x32_s6", 64, 64, 6, false}}) {
+    INFO(c.tile);
+    auto f = [&](const char* m) {
+      return h.at(std::string("cta_phases_dense_") + c.tile + "_mma_only_k1024|" + m);
+    };
+    const double flops = 2.0 * c.cta_m * c.cta_n * 1024;
+    CHECK(f("loop") >= flops / mma_rate * 0.999);
+    if (c.alone) CHECK(f("loop") <= flops / mma_rate * 1.03);
+    const double stage_bytes = (c.cta_m + c.cta_n) * 64 * 2.0;
+    CHECK(f("prologue") >= c.stages * stage_bytes / 64);
+    CHECK(f("epilogue") >= c.cta_m * c.cta_n * 2.0 / 64);
+    CHECK(f("refill") >= 200);
+    const std::string skew =
+        std::string("cta_phases_dense_") + c.tile + "_mma_only_k1024|corun_skew";
+    CHECK(h.count(skew) == (c.alone ? 0u : 1u));
+  }
+  CHECK(h.count("cta_phases_sp24_64x64x64_32x32_s6_mma_only_k1024|corun_skew") == 1);
+}

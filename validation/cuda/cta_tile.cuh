@@ -17,12 +17,13 @@ namespace stcsim::validation {
 
 // Kernel arguments, passed by value.
 struct GemmParams {
-  const char* a;       // dense A, 2:4 kept values, or BSR block values
-  const char* a_meta;  // 2:4 metadata words (pack_sp24 order)
-  const int* row_ptr;  // BSR
-  const int* col_idx;  // BSR
-  const char* b;       // B [Nk, K] f16
-  char* d;             // D [Mk, Nk] or D^T [Nk, Mk]
+  const char* a;          // dense A, 2:4 kept values, or BSR block values
+  const char* a_meta;     // 2:4 metadata words (pack_sp24 order)
+  const int* row_ptr;     // BSR
+  const int* col_idx;     // BSR
+  const char* b;          // B [Nk, K] f16
+  char* d;                // D [Mk, Nk] or D^T [Nk, Mk]
+  long long* cta_phases;  // GemmBuffers::cta_phases (null: none kept)
   int m, n, k, swizzle;
   bool transpose_out, out_f32;
 };
@@ -34,12 +35,34 @@ inline GemmParams make_params(const GemmLaunch& g, const GemmBuffers& b) {
                     b.bsr_col_idx,
                     static_cast<const char*>(b.b),
                     static_cast<char*>(b.d),
+                    b.cta_phases,
                     g.m,
                     g.n,
                     g.k,
                     g.swizzle < 1 ? 1 : g.swizzle,
                     g.transpose_out,
                     g.out_f32};
+}
+
+// The cta_phases benchmark's stamps (GemmBuffers::cta_phases): thread 0 of the CTA writes
+// word `w` of its record; the CTA's start also records its SM. Outside the k-tile loop, so
+// the loop's instructions are those of the suites' kernels.
+__device__ __forceinline__ void stamp_cta_phase(long long* phases, int w) {
+  if (phases == nullptr || threadIdx.x != 0) return;
+  long long* rec = phases + std::size_t(blockIdx.x) * kCtaPhaseWords;
+  if (w == 1) {
+    unsigned sm;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    rec[0] = sm;
+  }
+  rec[w] = clock64();
+}
+
+// The epilogue's stores issued by every thread, then its stamp (uniform: all or none sync).
+__device__ __forceinline__ void stamp_cta_end(long long* phases) {
+  if (phases == nullptr) return;
+  __syncthreads();
+  stamp_cta_phase(phases, 4);
 }
 
 // cp.async of a ROWS x ROW_BYTES tile (global row stride ld_bytes) into shared memory at

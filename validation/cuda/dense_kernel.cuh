@@ -27,8 +27,11 @@ __global__ void __launch_bounds__((CM / WM) * (CN / WN) * 32) dense_gemm(GemmPar
                             p.b + std::size_t(cta.tn) * CN * p.k * 2, std::size_t(p.k) * 2,
                             std::size_t(p.k) * 2};
   float acc[Loop::kMI][Loop::kNI][4] = {};
-  Loop::template run<P>(smem, p.k / CK, src, acc, wm0, wn0);
+  stamp_cta_phase(p.cta_phases, 1);
+  Loop::template run<P>(smem, p.k / CK, src, acc, wm0, wn0, p.cta_phases);
+  stamp_cta_phase(p.cta_phases, 3);
   store_tile<CM, CN, Loop::kMI, Loop::kNI, Loop::kThreads>(acc, smem, wm0, wn0, cta, p);
+  stamp_cta_end(p.cta_phases);
 }
 
 }  // namespace stcsim::validation

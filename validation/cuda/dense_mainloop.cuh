@@ -32,7 +32,7 @@ struct DenseMainloop {
   // strides lda_bytes / ldb_bytes. P: the parts run (MainloopPart bits).
   template <unsigned P = kAllParts, typename Source>
   __device__ static void run(char* smem, int ktiles, const Source& src, float (&acc)[kMI][kNI][4],
-                             int wm0, int wn0) {
+                             int wm0, int wn0, long long* phases = nullptr) {
     const std::uint32_t base = smem_addr(smem);
     const int lane = int(threadIdx.x) % 32;
     auto load = [&](int kt) {
@@ -70,6 +70,7 @@ struct DenseMainloop {
     if constexpr (!(P & kCopy) || !(P & kFragments) || !(P & kBarrier)) {  // the stages, once
       cp_async_wait<0>();
       __syncthreads();
+      stamp_cta_phase(phases, 2);
     }
     if constexpr (!(P & kFragments)) fragments(base, base + kABytes, 0, af, bf);
     for (int kt = 0; kt < ktiles; ++kt) {

@@ -37,7 +37,13 @@ struct GemmBuffers {
   const int* bsr_col_idx = nullptr;  // Bsr
   const void* b = nullptr;
   void* d = nullptr;
+  // The cta_phases benchmark (validation/ubench/mainloop_bench.cu): when set, each CTA's
+  // thread 0 writes kCtaPhaseWords at [blockIdx.x * kCtaPhaseWords]: its SM, then clock64
+  // at its start, after the prologue's wait (kernels whose loop waits once; 0 otherwise),
+  // after the mainloop and after the epilogue's stores. Null in every GEMM the suites time.
+  long long* cta_phases = nullptr;
 };
+constexpr int kCtaPhaseWords = 5;
 
 // cudaErrorInvalidValue when Mk, Nk, K are not multiples of the tile or the tile is not
 // compiled for the kind; otherwise the launch's error (cudaGetLastError).

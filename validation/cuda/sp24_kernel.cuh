@@ -25,6 +25,7 @@ __global__ void __launch_bounds__((CM / WM) * (CN / WN) * 32) sp24_gemm(GemmPara
       CM % WM == 0 && CN % WN == 0 && WM % 16 == 0 && WN % 8 == 0 && CK % 32 == 0 && S >= 2,
       "tile shape");
   extern __shared__ __align__(128) char smem[];
+  stamp_cta_phase(p.cta_phases, 1);
   const CtaCoord cta = rasterize(int(blockIdx.x), p.m / CM, p.n / CN, p.swizzle);
   const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
   const int wm0 = warp_row0(warp, CM, WM), wn0 = warp_col0(warp, CM, WM, WN);
@@ -74,6 +75,7 @@ __global__ void __launch_bounds__((CM / WM) * (CN / WN) * 32) sp24_gemm(GemmPara
   if constexpr (!(P & kCopy) || !(P & kFragments) || !(P & kBarrier)) {  // the stages, once
     cp_async_wait<0>();
     __syncthreads();
+    stamp_cta_phase(p.cta_phases, 2);
   }
   // Without kFragments: the first k-sub's fragments, all columns', loaded once and reused.
   std::uint32_t af0[kMI][4], e0[kMI], bf0[(P & kFragments) ? 1 : kNI][4];
@@ -121,7 +123,9 @@ __global__ void __launch_bounds__((CM / WM) * (CN / WN) * 32) sp24_gemm(GemmPara
   }
   cp_async_wait<0>();
   __syncthreads();
+  stamp_cta_phase(p.cta_phases, 3);
   store_tile<CM, CN, kMI, kNI, kThreads>(acc, smem, wm0, wn0, cta, p);
+  stamp_cta_end(p.cta_phases);
 }
 
 }  // namespace stcsim::validation

@@ -15,11 +15,13 @@
 // compressed A random and its metadata one valid pattern (kept elements 0 and 1 of every 4).
 #include <cuda_fp16.h>
 
+#include <cmath>
 #include <cstdint>
 #include <iterator>
 #include <string>
 #include <vector>
 
+#include "models/common/cta_phases.h"
 #include "validation/cuda/dense_kernel.cuh"
 #include "validation/cuda/sp24_kernel.cuh"
 #include "validation/ubench/device_util.h"
@@ -242,8 +244,92 @@ std::vector<Result> run_anatomy(const Device& dev) {
   return out;
 }
 
+// The CTA phases (issues 13, 15): the K sweep puts 15-35 us a launch at 4096^2 in what each
+// CTA pays once, twice to ten times the model's. One launch of mma_only at K = 1024 (its
+// prologue fills every stage and waits once, so the prologue is timed alone) after a warm-up,
+// each CTA stamping clock64 at its start, after that wait, after the mainloop and after its
+// epilogue's stores (GemmBuffers::cta_phases); the medians over the CTAs
+// (models/common/cta_phases.h, as stcsim ubench reduces its own) tell the prologue, the
+// epilogue, the refill of an SM's slot and whether co-resident CTAs run in step.
+constexpr int kPhaseK = 1024;
+constexpr const char* kPhaseMetrics[] = {"prologue", "loop", "epilogue", "refill", "corun_skew"};
+
+template <GemmKernel K, int CM, int CN, int CK, int WM, int WN, int S>
+void time_phases(const GemmBuffers& buf, std::vector<Result>& out) {
+  using Instance = typename AnatomyKernel<K, CM, CN, CK, WM, WN, S, validation::kMma>::Instance;
+  GemmLaunch g;
+  g.kind = K;
+  g.tile = KernelTile{CM, CN, CK, WM, WN, S};
+  g.m = g.n = kSize;
+  g.k = kPhaseK;
+  g.swizzle = 8;
+  g.out_f32 = false;
+  const int ctas = (kSize / CM) * (kSize / CN);
+  DeviceBuffer stamps(sizeof(long long) * validation::kCtaPhaseWords * std::size_t(ctas));
+  CUDA_CHECK(cudaMemset(stamps.p, 0, sizeof(long long) * validation::kCtaPhaseWords * ctas));
+  GemmBuffers stamped = buf;
+  stamped.cta_phases = static_cast<long long*>(stamps.p);
+  CUDA_CHECK(Instance::launch(g, buf, nullptr));  // the warm-up launch
+  CUDA_CHECK(Instance::launch(g, stamped, nullptr));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<long long> w(std::size_t(validation::kCtaPhaseWords) * ctas);
+  CUDA_CHECK(cudaMemcpy(w.data(), stamps.p, sizeof(long long) * w.size(), cudaMemcpyDeviceToHost));
+  std::vector<CtaPhaseRecord> recs;
+  for (int c = 0; c < ctas; ++c) {
+    const long long* r = &w[std::size_t(c) * validation::kCtaPhaseWords];
+    recs.push_back({int(r[0]), double(r[1]), double(r[2]), double(r[3]), double(r[4])});
+  }
+  const CtaPhaseSummary sum = summarize_cta_phases(recs);
+  const double values[] = {sum.prologue, sum.loop, sum.epilogue, sum.refill, sum.corun_skew};
+  validation::KernelResources res;
+  CUDA_CHECK(Instance::resources(g, &res));
+  const std::string kernel = K == GemmKernel::Sparse24 ? "sp24" : "dense";
+  const std::string tile = std::to_string(CM) + "x" + std::to_string(CN) + "x" +
+                           std::to_string(CK) + "_" + std::to_string(WM) + "x" +
+                           std::to_string(WN) + "_s" + std::to_string(S);
+  for (std::size_t i = 0; i < std::size(kPhaseMetrics); ++i) {
+    if (std::isnan(values[i])) continue;  // refill: one wave; corun_skew: one CTA an SM
+    Result r{"cta_phases_" + kernel + "_" + tile + "_mma_only_k" + std::to_string(kPhaseK),
+             kPhaseMetrics[i], "clk",
+             "4096x4096x" + std::to_string(kPhaseK) + " " + kernel +
+                 " kernel, the mma alone after its stages once; the median over its " +
+                 std::to_string(ctas) + " CTAs of clock64 stamps (one launch after a warm-up)"};
+    r.params = {
+        {"tile", tile}, {"variant", "mma_only"},         {"m", kSize}, {"n", kSize}, {"k", kPhaseK},
+        {"swizzle", 8}, {"ctas_per_sm", res.ctas_per_sm}};
+    r.samples.push_back(values[i]);
+    out.push_back(std::move(r));
+  }
+}
+
+std::vector<Result> run_cta_phases(const Device&) {
+  const std::size_t elems = std::size_t(kSize) * kPhaseK;
+  DeviceBuffer a(elems * 2), b(elems * 2), d(std::size_t(kSize) * kSize * 2), meta(elems / 8);
+  fill_random_f16<<<1024, 256>>>(static_cast<__half*>(a.p), elems, 1u);
+  fill_random_f16<<<1024, 256>>>(static_cast<__half*>(b.p), elems, 2u);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaMemset(meta.p, 0x44, elems / 8));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  GemmBuffers buf;
+  buf.a = a.p;
+  buf.a_meta = meta.p;
+  buf.b = b.p;
+  buf.d = d.p;
+  std::vector<Result> out;
+#define X(cm, cn, ck, wm, wn, st) time_phases<GemmKernel::Dense, cm, cn, ck, wm, wn, st>(buf, out);
+  STCSIM_VALIDATION_TILES(X)
+#undef X
+#define X(cm, cn, ck, wm, wn, st) \
+  time_phases<GemmKernel::Sparse24, cm, cn, ck, wm, wn, st>(buf, out);
+  STCSIM_VALIDATION_TILES(X)
+#undef X
+  return out;
+}
+
 }  // namespace
 
-std::vector<Bench> mainloop_benches() { return {{"mainloop_anatomy", false, run_anatomy}}; }
+std::vector<Bench> mainloop_benches() {
+  return {{"mainloop_anatomy", false, run_anatomy}, {"cta_phases", false, run_cta_phases}};
+}
 
 }  // namespace stcsim::ubench
