@@ -15,6 +15,8 @@
 #include <map>
 #include <vector>
 
+#include "models/common/median.h"
+
 namespace stcsim {
 
 // One CTA, in its SM's cycles (clock64 on the GPU: each SM counts its own, so only
@@ -34,13 +36,6 @@ struct CtaPhaseRecord {
 struct CtaPhaseSummary {
   double prologue = NAN, loop = NAN, epilogue = NAN, refill = NAN, corun_skew = NAN;
 };
-
-inline double median_of(std::vector<double> v) {
-  if (v.empty()) return NAN;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 inline CtaPhaseSummary summarize_cta_phases(const std::vector<CtaPhaseRecord>& ctas) {
   CtaPhaseSummary s;

@@ -33,6 +33,10 @@ std::string cannot_run(const Kernel& k, const Tile& t, const KernelEnv& env) {
          " a CTA may use";
 }
 
+std::string cannot_run(const KernelEnv& env) {
+  return KernelRegistry::get("multistage_gemm").cannot_run(anatomy_op(kKernels[0]), env);
+}
+
 KernelPlan anatomy_plan(UbenchMachine& gpu, const Kernel& k, const Tile& t, unsigned parts,
                         std::int64_t K) {
   const IKernel& kernel = KernelRegistry::get("multistage_gemm");

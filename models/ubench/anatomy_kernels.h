@@ -38,6 +38,9 @@ GemmOp anatomy_op(const Kernel& k, std::int64_t K = kSize);
 // dense kernel only; one whose CTAs get less shared memory than the tile's stages need (a
 // V100's 96 KiB) fails the launch, as the harness's does.
 std::string cannot_run(const Kernel& k, const Tile& t, const KernelEnv& env);
+// Why neither kernel runs here at all (the multistage kernel's own refusal; empty: the
+// dense one runs at some tile), for a benchmark's IMicrobenchmark::cannot_run.
+std::string cannot_run(const KernelEnv& env);
 
 // Kernel k at tile t on 4096 x 4096 x K with the mainloop parts `parts`
 // (KernelMapping::mainloop_parts), as the harness launches it: swizzle 8, no split-K, the

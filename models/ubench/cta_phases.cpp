@@ -37,9 +37,7 @@ class CtaPhases : public IMicrobenchmark {
         for (const char* m : kMetrics) f.push_back(figure(k, t) + "|" + m);
     return f;
   }
-  std::string cannot_run(const KernelEnv& env) const override {
-    return KernelRegistry::get("multistage_gemm").cannot_run(anatomy_op(kKernels[0]), env);
-  }
+  std::string cannot_run(const KernelEnv& env) const override { return anatomy::cannot_run(env); }
   std::vector<std::pair<std::string, std::string>> skipped(const KernelEnv& env) const override {
     std::vector<std::pair<std::string, std::string>> out;
     for (const Kernel& k : kKernels)

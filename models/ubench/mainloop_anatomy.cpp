@@ -75,9 +75,7 @@ class MainloopAnatomy : public IMicrobenchmark {
         }
     return f;
   }
-  std::string cannot_run(const KernelEnv& env) const override {
-    return KernelRegistry::get("multistage_gemm").cannot_run(anatomy_op(kKernels[0]), env);
-  }
+  std::string cannot_run(const KernelEnv& env) const override { return anatomy::cannot_run(env); }
   // A GPU without mma.sp runs the dense kernel's figures only; one with too little shared
   // memory a CTA, the tiles that fit.
   std::vector<std::pair<std::string, std::string>> skipped(const KernelEnv& env) const override {

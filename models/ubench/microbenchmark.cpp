@@ -3,15 +3,11 @@
 #include <algorithm>
 #include <map>
 
+#include "models/common/median.h"
+
 namespace stcsim {
 
-double UbenchResult::median() const {
-  if (samples.empty()) return 0;
-  std::vector<double> s = samples;
-  std::sort(s.begin(), s.end());
-  const std::size_t n = s.size();
-  return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-}
+double UbenchResult::median() const { return samples.empty() ? 0 : median_of(samples); }
 
 nlohmann::json UbenchResult::to_json() const {
   return {{"name", name},       {"metric", metric}, {"unit", unit}, {"value", median()},

@@ -24,9 +24,9 @@ TEST_CASE("cta_phases_one_cta_an_sm_has_refills_and_no_skew", "[unit][cta_phases
 }
 
 TEST_CASE("cta_phases_co_resident_ctas_skew_by_their_starts", "[unit][cta_phases]") {
-  // Two CTAs an SM. SM 1 in step (both start at 0, then both at 2000 after refills of 40
-  // and 50); SM 2 alternating (the second starts 700 into the first, its successor 1,000
-  // after the first's end, during the second).
+  // Two CTAs an SM. SM 1 in step (both start at 0, then both at 2000, 40 after the later
+  // of the first pair's ends); SM 2 alternating (the second starts 700 into the first, its
+  // successor 10 after the first's end, during the second).
   const std::vector<CtaPhaseRecord> ctas = {
       {1, 0, 300, 1800, 1960},     {1, 0, 300, 1800, 1950}, {1, 2000, 2300, 3800, 3900},
       {1, 2000, 2300, 3800, 3900}, {2, 0, 300, 1300, 1400}, {2, 700, 1000, 2000, 2100},

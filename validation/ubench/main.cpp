@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "models/common/median.h"
 #include "validation/harness/device_probe.h"
 #include "validation/harness/isolation.h"
 #include "validation/harness/result_writer.h"
@@ -28,7 +29,7 @@ json to_json(const Result& r) {
   std::vector<double> s = r.samples;
   std::sort(s.begin(), s.end());
   const std::size_t n = s.size();
-  const double median = n == 0 ? 0 : n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+  const double median = n == 0 ? 0 : median_of(s);
   return {{"name", r.name},       {"metric", r.metric},       {"unit", r.unit},
           {"value", median},      {"min", n ? s.front() : 0}, {"max", n ? s.back() : 0},
           {"samples", r.samples}, {"params", r.params},       {"what", r.what}};
