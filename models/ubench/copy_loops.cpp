@@ -8,7 +8,9 @@
 //             from a source resident in the L2 (a quarter of it, brought in first); and
 //             the L2 sweep again on half lines (each 16 B copy of the first 64 B of a
 //             128 B line, the next line 128 B on: the 2:4 kernel's compressed A rows are
-//             64 B a k-tile), the same bytes over twice the lines.
+//             64 B a k-tile), the same bytes over twice the lines; and the L2 sweep on
+//             one SM alone (a grid of one CTA), 1 to 32 groups: no other SM shares the
+//             L2, so what caps it is the SM's own path there (its link).
 //   bulk copy (TMA present): one thread issuing cp.async.bulk of 16 KiB, two in flight,
 //             each completing on an mbarrier; the TMA unit spends its issue time per copy.
 // A request is done when its data is in shared memory (models/memory/memory_system.h);
@@ -16,8 +18,11 @@
 // what limits either loop, so they are not charged apart.
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <string>
+#include <vector>
 
+#include "models/common/link_fit.h"
 #include "models/ubench/microbenchmark.h"
 #include "models/ubench/request_window.h"
 
@@ -31,11 +36,27 @@ constexpr int kBulkIters = 1024, kBulkInFlight = 2;
 constexpr double kCpBytes = kCpThreads * 16.0, kBulkBytes = 16384;
 
 constexpr int kSweepGroups[] = {1, 2, 4, 8, 16};
+constexpr int kOneSmGroups[] = {1, 2, 4, 8, 16, 32};
 constexpr int kSweepIters = 1024;
 
-std::string sweep_name(bool from_l2, int group, bool half_lines = false) {
-  return std::string("cp_async_16B_") + (from_l2 ? "l2" : "dram") +
-         (half_lines ? "_halfline" : "") + "_inflight_" + std::to_string(4 * group) + "KiB";
+// The sweeps: 0 from DRAM, 1 from L2, 2 from L2 on half lines, 3 from L2 on one SM.
+constexpr int kSweeps = 4;
+bool sweep_from_l2(int sweep) { return sweep > 0; }
+bool sweep_half_lines(int sweep) { return sweep == 2; }
+bool sweep_one_sm(int sweep) { return sweep == 3; }
+std::vector<int> sweep_groups(int sweep) {
+  if (sweep_one_sm(sweep)) return {std::begin(kOneSmGroups), std::end(kOneSmGroups)};
+  return {std::begin(kSweepGroups), std::end(kSweepGroups)};
+}
+
+// The line through the one-SM sweep (models/common/link_fit.h).
+constexpr const char* kOneSmLink = "cp_async_16B_l2_one_sm_link";
+constexpr const char* kOneSmRoundTrip = "cp_async_16B_l2_one_sm_round_trip";
+
+std::string sweep_name(int sweep, int group) {
+  return std::string("cp_async_16B_") + (sweep_from_l2(sweep) ? "l2" : "dram") +
+         (sweep_half_lines(sweep) ? "_halfline" : "") + (sweep_one_sm(sweep) ? "_one_sm" : "") +
+         "_inflight_" + std::to_string(4 * group) + "KiB";
 }
 
 struct CopyLaunch : UbenchLaunch {
@@ -130,6 +151,21 @@ std::unique_ptr<CtaProgram> CopyLaunch::start_cta(const CtaTask& t, int, SmConte
   return std::make_unique<CopyCta>(*this, t, sm);
 }
 
+// The one-SM sweep's line as two figures: the link's bytes per clock and the round trip.
+void add_link_fit(const std::vector<double>& group_bytes, const std::vector<double>& rates,
+                  std::vector<UbenchResult>& out) {
+  const LinkFit f = fit_link(group_bytes, rates);
+  const std::string what =
+      "the one-SM sweep's groups of at least 16 KiB: least-squares line of a group's time "
+      "against its bytes (round trip + bytes / link; models/common/link_fit.h)";
+  UbenchResult link{kOneSmLink, "throughput", "B/clk/SM", what};
+  UbenchResult trip{kOneSmRoundTrip, "latency", "clk", what};
+  link.samples.push_back(f.bytes_per_cycle);
+  trip.samples.push_back(f.round_trip_cycles);
+  out.push_back(link);
+  out.push_back(trip);
+}
+
 class CopyEnginesBench : public IMicrobenchmark {
  public:
   std::string name() const override { return "copy_engines"; }
@@ -137,9 +173,10 @@ class CopyEnginesBench : public IMicrobenchmark {
     std::vector<std::string> f = {"cp_async_16B_dram|bandwidth", "cp_async_16B_dram|throughput",
                                   "bulk_copy_16KiB_dram|bandwidth",
                                   "bulk_copy_16KiB_dram|throughput"};
-    for (bool from_l2 : {false, true})
-      for (int g : kSweepGroups) f.push_back(sweep_name(from_l2, g) + "|throughput");
-    for (int g : kSweepGroups) f.push_back(sweep_name(true, g, true) + "|throughput");
+    for (int sweep = 0; sweep < kSweeps; ++sweep)
+      for (int g : sweep_groups(sweep)) f.push_back(sweep_name(sweep, g) + "|throughput");
+    f.push_back(std::string(kOneSmLink) + "|throughput");
+    f.push_back(std::string(kOneSmRoundTrip) + "|latency");
     return f;
   }
   std::vector<std::pair<std::string, std::string>> skipped(const KernelEnv& env) const override {
@@ -171,20 +208,23 @@ class CopyEnginesBench : public IMicrobenchmark {
       out.push_back(gbs);
       out.push_back(per);
     }
-    for (int sweep = 0; sweep < 3; ++sweep) {
-      const bool from_l2 = sweep > 0, half = sweep == 2;
+    for (int sweep = 0; sweep < kSweeps; ++sweep) {
+      const bool from_l2 = sweep_from_l2(sweep), half = sweep_half_lines(sweep);
+      const bool one_sm = sweep_one_sm(sweep);
       // From DRAM: half the source, as the CUDA program reads (it alternates halves).
       const double bytes =
           from_l2 ? std::max(double(1 << 20), gpu.l2_bytes() / 4) : kSourceBytes / 2;
       const double span = half ? 2 * bytes : bytes;  // half lines: every other 64 B
-      for (int g : kSweepGroups) {
+      std::vector<double> group_bytes, rates;        // one SM: the sweep's line
+      for (int g : sweep_groups(sweep)) {
         gpu.flush();
         const std::uint64_t src = gpu.allocate(span);
         if (from_l2) gpu.copy_into_l2(src, span);  // the CUDA program's uncounted first launch
-        const std::string name = sweep_name(from_l2, g, half);
+        const std::string name = sweep_name(sweep, g);
         UbenchResult per{name, "throughput", "B/clk/SM",
-                         "every SM, 256 threads, 16 B cp.async.cg into shared, " +
-                             std::to_string(g) + " per thread before each wait_group 0" +
+                         std::string(one_sm ? "one SM alone (a grid of 1 CTA)" : "every SM") +
+                             ", 256 threads, 16 B cp.async.cg into shared, " + std::to_string(g) +
+                             " per thread before each wait_group 0" +
                              (from_l2 ? ", source resident in L2" : "") +
                              (half ? ", the first 64 B of each 128 B line" : "")};
         per.params = {{"threads", kCpThreads},
@@ -192,11 +232,15 @@ class CopyEnginesBench : public IMicrobenchmark {
                       {"group", g},
                       {"source_bytes", bytes}};
         if (half) per.params["half_lines"] = true;
-        const CopyLaunch k(sms, src, false, kSweepIters, g, bytes, half);
+        if (one_sm) per.params["grid"] = 1;
+        const CopyLaunch k(one_sm ? 1 : sms, src, false, kSweepIters, g, bytes, half);
         gpu.launch(k);
         for (Cycle c : k.cta_cycles) per.samples.push_back(kCpBytes * kSweepIters / c);
+        group_bytes.push_back(kCpBytes * g);
+        rates.push_back(per.median());
         out.push_back(per);
       }
+      if (one_sm) add_link_fit(group_bytes, rates, out);
     }
     return out;
   }

@@ -200,6 +200,35 @@ TEST_CASE("ubench_memory_latency_and_bandwidth_follow_the_preset", "[cli][ubench
     CHECK(a.at("cp_async_16B_l2_halfline" + tail) > 0);
     CHECK(a.at("cp_async_16B_l2_halfline" + tail) <= a.at("cp_async_16B_l2" + tail) * 1.001);
   }
+  // One SM alone, from L2: bound by its link (64 B/clk on the a100), faster with more
+  // bytes in flight, and not slower than with every SM sharing the L2 (within 1%: one SM
+  // reads other lines than the grid's median SM, so its near and far slices differ).
+  double last = 0;
+  for (const char* kib : {"4", "8", "16", "32", "64", "128"}) {
+    INFO(kib << " KiB in flight on one SM");
+    const double one =
+        a.at(std::string("cp_async_16B_l2_one_sm_inflight_") + kib + "KiB|throughput");
+    CHECK(one <= 64.0);
+    CHECK(one > last);
+    last = one;
+    if (std::string(kib) != "128")
+      CHECK(one >= 0.99 * a.at(std::string("cp_async_16B_l2_inflight_") + kib + "KiB|throughput"));
+  }
+  // Each group of G bytes takes the L2's round trip plus G over the link (wait_group 0
+  // drains the group): so at 128 KiB the link is most of the time.
+  CHECK(last > 0.75 * 64.0);
+  // The sweep's line (models/common/link_fit.h) gives back the link the preset has, and
+  // the L2's round trip (the a100's near and far hits, 203 and 480 cycles) from its
+  // intercept.
+  CHECK(a.at("cp_async_16B_l2_one_sm_link|throughput") == Approx(64).epsilon(0.02));
+  CHECK(a.at("cp_async_16B_l2_one_sm_round_trip|latency") > 203);
+  CHECK(a.at("cp_async_16B_l2_one_sm_round_trip|latency") < 480 + 64);
+  // A link half as wide: the 128 KiB point under it, and the line finds it.
+  const auto narrow =
+      run_ubench("--arch a100 --only copy_engines -p sm.l2_link_bytes_per_cycle=32");
+  CHECK(narrow.at("cp_async_16B_l2_one_sm_inflight_128KiB|throughput") <= 32.0);
+  CHECK(narrow.at("cp_async_16B_l2_one_sm_inflight_128KiB|throughput") > 0.75 * 32.0);
+  CHECK(narrow.at("cp_async_16B_l2_one_sm_link|throughput") == Approx(32).epsilon(0.02));
   // No TMA on the a100: the bulk copy is listed as not run, with why.
   CHECK(a.count("error:bulk_copy_16KiB_dram") == 1);
   CHECK(a.count("bulk_copy_16KiB_dram|bandwidth") == 0);

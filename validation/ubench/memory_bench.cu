@@ -4,10 +4,13 @@
 // pointer-chase latency of L1, L2 and DRAM, and the per-line L2 latency from one SM
 // (two clusters: the near and the far partition).
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <random>
 #include <stdexcept>
 
+#include "models/common/link_fit.h"
+#include "models/common/median.h"
 #include "validation/harness/cuda_check.h"
 #include "validation/ubench/device_util.h"
 #include "validation/ubench/ubench.h"
@@ -266,38 +269,68 @@ std::vector<Result> run_copy_engines(const Device& dev) {
   // in flight (Little's law) tells a limit on its outstanding requests from the latency.
   const long long l2_src = std::max(1LL << 20, dev.l2_bytes / 4);
   int launch = 0;
-  for (int sweep = 0; sweep < 3; ++sweep) {
+  for (int sweep = 0; sweep < 4; ++sweep) {
     // From DRAM, consecutive launches read opposite halves of the source (each reads 4 MiB
     // per SM), so none finds the last one's lines in the L2: the model flushes between them.
     // The third sweep: from L2 again, on half lines (the source spans twice its bytes).
-    const bool from_l2 = sweep > 0, half = sweep == 2;
+    // The fourth: from L2 on one SM alone (a grid of one CTA), up to 128 KiB in flight:
+    // with every SM reading, the L2's own bandwidth (about 30 B/clk a SM on the H200) caps
+    // the sweep; alone, an SM is held back only by its own path to the L2 (its link, its
+    // outstanding requests), which bounds a CTA's prologue (docs/notes.md, session 29).
+    const bool from_l2 = sweep > 0, half = sweep == 2, one_sm = sweep == 3;
     const long long bytes = from_l2 ? l2_src : src_bytes / 2;
-    for (const int group : {1, 2, 4, 8, 16}) {
+    const int grid = one_sm ? 1 : dev.sm_count;
+    const std::vector<int> groups =
+        one_sm ? std::vector<int>{1, 2, 4, 8, 16, 32} : std::vector<int>{1, 2, 4, 8, 16};
+    std::vector<double> group_bytes, rates;  // one SM: the sweep's line
+    for (const int group : groups) {
       const int iters = 1024, threads = 256;
       const std::string name = std::string("cp_async_16B_") + (from_l2 ? "l2" : "dram") +
-                               (half ? "_halfline" : "") + "_inflight_" +
-                               std::to_string(4 * group) + "KiB";
+                               (half ? "_halfline" : "") + (one_sm ? "_one_sm" : "") +
+                               "_inflight_" + std::to_string(4 * group) + "KiB";
       Result per{name, "throughput", "B/clk/SM",
-                 "every SM, 256 threads, 16 B cp.async.cg into shared, " + std::to_string(group) +
+                 std::string(one_sm ? "one SM alone (a grid of 1 CTA)" : "every SM") +
+                     ", 256 threads, 16 B cp.async.cg into shared, " + std::to_string(group) +
                      " per thread before each wait_group 0" +
                      (from_l2 ? ", source resident in L2" : "") +
                      (half ? ", the first 64 B of each 128 B line" : "")};
       per.params = {
           {"threads", threads}, {"iterations", iters}, {"group", group}, {"source_bytes", bytes}};
       if (half) per.params["half_lines"] = true;
-      if (16LL * threads * dev.sm_count > bytes)  // cp_async_loop wraps by one subtraction
+      if (one_sm) per.params["grid"] = 1;
+      if (16LL * threads * grid > bytes)  // cp_async_loop wraps by one subtraction
         throw std::runtime_error(name + ": the grid's stride exceeds its source");
-      // From L2: a first launch brings the source in, and is not counted.
-      for (int rep = from_l2 ? -1 : 0; rep < 5; ++rep) {
+      // From L2: a first launch brings the source in, and is not counted. One SM gives one
+      // sample a launch: more launches.
+      for (int rep = from_l2 ? -1 : 0; rep < (one_sm ? 9 : 5); ++rep) {
         const char* base =
             static_cast<const char*>(src.p) + (from_l2 ? 0 : (launch++ % 2) * (src_bytes / 2));
-        cp_async_loop<<<dev.sm_count, threads>>>(base, bytes, iters, group, s.clocks, half);
+        cp_async_loop<<<grid, threads>>>(base, bytes, iters, group, s.clocks, half);
         CUDA_CHECK(cudaGetLastError());
-        const auto clocks = s.get(dev.sm_count);
+        const auto clocks = s.get(grid);
         if (rep < 0) continue;
         for (long long c : clocks) per.samples.push_back(threads * 16.0 * iters / double(c));
       }
+      group_bytes.push_back(threads * 16.0 * group);
+      rates.push_back(stcsim::median_of(per.samples));
       out.push_back(per);
+    }
+    if (one_sm) {
+      // The line through the sweep (models/common/link_fit.h): the link's bytes per clock
+      // and the round trip, as the model reports its own.
+      const stcsim::LinkFit f = stcsim::fit_link(group_bytes, rates);
+      const std::string what =
+          "the one-SM sweep's groups of at least 16 KiB: least-squares line of a group's time "
+          "against its bytes (round trip + bytes / link; models/common/link_fit.h)";
+      Result link{"cp_async_16B_l2_one_sm_link", "throughput", "B/clk/SM", what};
+      Result trip{"cp_async_16B_l2_one_sm_round_trip", "latency", "clk", what};
+      // No line (a sweep whose times do not grow with its bytes): no figure, not a NaN.
+      if (std::isfinite(f.bytes_per_cycle)) {
+        link.samples.push_back(f.bytes_per_cycle);
+        trip.samples.push_back(f.round_trip_cycles);
+        out.push_back(link);
+        out.push_back(trip);
+      }
     }
   }
   if (dev.cc_major >= 9) {
