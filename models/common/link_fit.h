@@ -16,6 +16,13 @@
 
 namespace stcsim {
 
+// The fit's two figures, named and described once for both sides.
+constexpr const char* kOneSmLinkFigure = "cp_async_16B_l2_one_sm_link";             // B/clk/SM
+constexpr const char* kOneSmRoundTripFigure = "cp_async_16B_l2_one_sm_round_trip";  // clk
+constexpr const char* kLinkFitWhat =
+    "the one-SM sweep's groups of at least 16 KiB: least-squares line of a group's time "
+    "against its bytes (round trip + bytes / link; models/common/link_fit.h)";
+
 struct LinkFit {
   double bytes_per_cycle = NAN;    // 1 / the line's slope
   double round_trip_cycles = NAN;  // its intercept: a group's time less its bytes' time

@@ -49,10 +49,6 @@ std::vector<int> sweep_groups(int sweep) {
   return {std::begin(kSweepGroups), std::end(kSweepGroups)};
 }
 
-// The line through the one-SM sweep (models/common/link_fit.h).
-constexpr const char* kOneSmLink = "cp_async_16B_l2_one_sm_link";
-constexpr const char* kOneSmRoundTrip = "cp_async_16B_l2_one_sm_round_trip";
-
 std::string sweep_name(int sweep, int group) {
   return std::string("cp_async_16B_") + (sweep_from_l2(sweep) ? "l2" : "dram") +
          (sweep_half_lines(sweep) ? "_halfline" : "") + (sweep_one_sm(sweep) ? "_one_sm" : "") +
@@ -155,11 +151,8 @@ std::unique_ptr<CtaProgram> CopyLaunch::start_cta(const CtaTask& t, int, SmConte
 void add_link_fit(const std::vector<double>& group_bytes, const std::vector<double>& rates,
                   std::vector<UbenchResult>& out) {
   const LinkFit f = fit_link(group_bytes, rates);
-  const std::string what =
-      "the one-SM sweep's groups of at least 16 KiB: least-squares line of a group's time "
-      "against its bytes (round trip + bytes / link; models/common/link_fit.h)";
-  UbenchResult link{kOneSmLink, "throughput", "B/clk/SM", what};
-  UbenchResult trip{kOneSmRoundTrip, "latency", "clk", what};
+  UbenchResult link{kOneSmLinkFigure, "throughput", "B/clk/SM", kLinkFitWhat};
+  UbenchResult trip{kOneSmRoundTripFigure, "latency", "clk", kLinkFitWhat};
   link.samples.push_back(f.bytes_per_cycle);
   trip.samples.push_back(f.round_trip_cycles);
   out.push_back(link);
@@ -175,8 +168,8 @@ class CopyEnginesBench : public IMicrobenchmark {
                                   "bulk_copy_16KiB_dram|throughput"};
     for (int sweep = 0; sweep < kSweeps; ++sweep)
       for (int g : sweep_groups(sweep)) f.push_back(sweep_name(sweep, g) + "|throughput");
-    f.push_back(std::string(kOneSmLink) + "|throughput");
-    f.push_back(std::string(kOneSmRoundTrip) + "|latency");
+    f.push_back(std::string(kOneSmLinkFigure) + "|throughput");
+    f.push_back(std::string(kOneSmRoundTripFigure) + "|latency");
     return f;
   }
   std::vector<std::pair<std::string, std::string>> skipped(const KernelEnv& env) const override {

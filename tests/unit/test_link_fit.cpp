@@ -42,7 +42,8 @@ TEST_CASE("link_fit_gives_no_line_without_two_points_or_a_rising_time", "[unit][
   // Times that fall as the bytes grow: no link.
   f = fit_link({16384, 32768}, {16384.0 / 900, 32768.0 / 800});
   CHECK(std::isnan(f.bytes_per_cycle));
-  // A failed sample (rate 0 or NaN) is left out, not divided by.
-  f = fit_link({16384, 32768, 65536}, {0, 32768.0 / (300 + 32768 / 64.0), 65536.0 / (300 + 1024)});
+  // Failed samples (a rate of 0, a NaN median of no samples) are left out, not divided by.
+  f = fit_link({16384, 16384, 32768, 65536},
+               {0, NAN, 32768.0 / (300 + 32768 / 64.0), 65536.0 / (300 + 1024)});
   CHECK(f.bytes_per_cycle == Approx(64).epsilon(1e-9));
 }

@@ -319,11 +319,8 @@ std::vector<Result> run_copy_engines(const Device& dev) {
       // The line through the sweep (models/common/link_fit.h): the link's bytes per clock
       // and the round trip, as the model reports its own.
       const stcsim::LinkFit f = stcsim::fit_link(group_bytes, rates);
-      const std::string what =
-          "the one-SM sweep's groups of at least 16 KiB: least-squares line of a group's time "
-          "against its bytes (round trip + bytes / link; models/common/link_fit.h)";
-      Result link{"cp_async_16B_l2_one_sm_link", "throughput", "B/clk/SM", what};
-      Result trip{"cp_async_16B_l2_one_sm_round_trip", "latency", "clk", what};
+      Result link{stcsim::kOneSmLinkFigure, "throughput", "B/clk/SM", stcsim::kLinkFitWhat};
+      Result trip{stcsim::kOneSmRoundTripFigure, "latency", "clk", stcsim::kLinkFitWhat};
       // No line (a sweep whose times do not grow with its bytes): no figure, not a NaN.
       if (std::isfinite(f.bytes_per_cycle)) {
         link.samples.push_back(f.bytes_per_cycle);
