@@ -143,8 +143,8 @@ std::string map_key(const KernelMapping& m) {
   for (int v : {m.cta_m, m.cta_n, m.cta_k, m.warp_m, m.warp_n, m.stages, m.swizzle, m.split_k,
                 int(m.layout), m.cluster_m, m.cluster_n, m.b_fragment_buffers})
     k += std::to_string(v) + ',';
-  return k + m.schedule + ',' + m.mma_order + ',' + m.barrier_point + ',' + m.loop.key() + ',' +
-         std::to_string(m.mainloop_parts);
+  return k + m.schedule + ',' + m.mma_order + ',' + m.barrier_point + ',' + m.epilogue_staging +
+         ',' + m.loop.key() + ',' + std::to_string(m.mainloop_parts);
 }
 
 // The convolution's geometry, which a direct convolution kernel's addresses follow.
@@ -335,8 +335,8 @@ OpResult Gpu::simulate_fastest(const GemmOp& op, const IKernel& kernel, const Ke
            a.warp_n == b.warp_n && a.stages == b.stages && a.split_k == b.split_k &&
            a.swizzle == b.swizzle && a.layout == b.layout &&
            a.b_fragment_buffers == b.b_fragment_buffers && a.mma_order == b.mma_order &&
-           a.barrier_point == b.barrier_point && a.loop == b.loop &&
-           a.mainloop_parts == b.mainloop_parts;
+           a.barrier_point == b.barrier_point && a.epilogue_staging == b.epilogue_staging &&
+           a.loop == b.loop && a.mainloop_parts == b.mainloop_parts;
   };
   if (!cands.empty() && std::none_of(cands.begin(), cands.end(), [&](const KernelMapping& c) {
         return same_schedule(c, chosen.map);
@@ -367,6 +367,7 @@ OpResult Gpu::simulate_fastest(const GemmOp& op, const IKernel& kernel, const Ke
     pinned.layout = c.layout, pinned.b_fragment_buffers = c.b_fragment_buffers;
     pinned.mma_order = c.mma_order, pinned.mainloop_parts = c.mainloop_parts;
     pinned.barrier_point = c.barrier_point;
+    pinned.epilogue_staging = c.epilogue_staging;
     pinned.loop = c.loop;
     const KernelEnv env{env_->num_sms,
                         env_->clock_mhz,

@@ -294,6 +294,13 @@ const OpStat map_barrier_point{
      StatTotal::kNone, kKernel},
     computed<OpResult>([](const OpResult& r) { return r.mapping.barrier_point; }),
     multistage_mma};
+const OpStat map_epilogue_staging{
+    {"mapping.epilogue_staging", "-",
+     "the type the epilogue stages the output tile in through shared memory: accumulator "
+     "(CUTLASS's sm80) or output (the validation harness's kernels)",
+     StatTotal::kNone, kKernel},
+    computed<OpResult>([](const OpResult& r) { return r.mapping.epilogue_staging; }),
+    multistage_mma};
 const OpStat map_ktile_prelude{
     {"mapping.ktile_prelude_instructions", "instructions",
      "warp instructions each warp issues at the top of a k-tile before its first fragment load, "

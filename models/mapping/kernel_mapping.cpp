@@ -50,6 +50,10 @@ int cutlass_b_fragment_buffers(int warp_m, int warp_n, const MmaKind& k) {
   return !k.sparsity.dense() && warp_m >= 64 && warp_n >= 64 ? 1 : 2;
 }
 
+int staged_output_bytes(const KernelMapping& m, Dtype d) {
+  return m.split_k > 1 || m.epilogue_staging == "accumulator" ? 4 : output_bytes(d);
+}
+
 std::string KernelMapping::describe() const {
   std::ostringstream os;
   if (!schedule.empty()) {
@@ -143,6 +147,12 @@ std::vector<ParamDecl> MappingRequest::params() {
                    "first fragments loading under its mma: CUTLASS's sm80 mainloops) or ktile_end "
                    "(after each warp's last mma of the k-tile, the first fragments after it: the "
                    "validation harness's kernels)"),
+      string_param("epilogue_staging", d.epilogue_staging, {"accumulator", "output"},
+                   "mma.sync / mma.sp kernels: the type the epilogue stages the output tile in "
+                   "through shared memory: accumulator (fp32 or int32, converted after it is "
+                   "read back: CUTLASS's sm80 epilogues) or output (the output dtype: the "
+                   "validation harness's kernels); twice the shared-memory bytes for an fp16 "
+                   "output under accumulator"),
       int_param("ktile_prelude_instructions", "instructions", d.loop.ktile_prelude, 0, 100000,
                 "mma.sync / mma.sp mainloops: warp instructions each warp issues at the top of "
                 "every k-tile, after its barrier, before its first fragment load, besides the "
@@ -198,6 +208,7 @@ MappingRequest MappingRequest::from(const ParamSet& p) {
   r.csr_gather_loop = p.get_string("csr_gather_loop");
   r.mma_order = p.get_string("mma_order");
   r.barrier_point = p.get_string("barrier_point");
+  r.epilogue_staging = p.get_string("epilogue_staging");
   r.loop.ktile_prelude = int(p.get_int("ktile_prelude_instructions"));
   r.loop.ktile_copy_instructions = int(p.get_int("ktile_copy_instructions"));
   r.loop.rolled_ksubs = p.get_string("ksub_loop") == "rolled";
@@ -426,6 +437,7 @@ std::vector<ScoredMapping> score_mappings(const GemmOp& op, const ChooserHardwar
     m.mainloop_parts = req.mainloop_parts;
     m.mma_order = req.mma_order;
     m.barrier_point = req.barrier_point;
+    m.epilogue_staging = req.epilogue_staging;
     m.loop = req.loop;
     m.b_fragment_buffers = req.b_fragment_buffers
                                ? req.b_fragment_buffers

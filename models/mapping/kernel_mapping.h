@@ -91,6 +91,14 @@ struct KernelMapping {
   // warp's last mma of the k-tile; the first fragments only after it: the harness's
   // kernels, validation/cuda/dense_mainloop.cuh and sp24_kernel.cuh).
   std::string barrier_point = "last_ksub";
+  // What a mma.sync / mma.sp kernel's epilogue stages the CTA's output tile in on its way
+  // through shared memory: "accumulator" (the accumulators' own type, fp32 or int32,
+  // converted after they are read back: CUTLASS's sm80 epilogues,
+  // cutlass/epilogue/threadblock/default_epilogue_tensor_op.h, whose shared-memory tile
+  // iterators take ElementAccumulator, also for a half output) or "output" (converted to
+  // the output dtype first: the validation harness's kernels, validation/cuda/cta_tile.cuh
+  // store_tile). A split-K slice's partial tile is fp32 either way.
+  std::string epilogue_staging = "accumulator";
   LoopInstructions loop;                   // mapping.ktile_prelude_instructions, ksub_loop, ...
   unsigned mainloop_parts = kMainloopAll;  // MainloopPart bits the multistage kernel runs
   std::string chosen_by;                   // "config" or "heuristic: ..."
@@ -102,6 +110,11 @@ struct KernelMapping {
   int regs_per_thread(const MmaKind& k) const;  // estimate: accumulators + fragments + addressing
   std::string describe() const;
 };
+
+// Bytes of one element of the output tile as a mma.sync / mma.sp kernel's epilogue stages
+// it through shared memory (KernelMapping::epilogue_staging): 4 for the accumulators (fp32
+// or int32) and for a split-K slice's fp32 partials, else the output dtype's.
+int staged_output_bytes(const KernelMapping& m, Dtype d);
 
 struct Occupancy {
   int ctas_per_sm = 0;
@@ -133,9 +146,10 @@ struct MappingRequest {
   int cluster_n = 0;               // warp-specialized kernels: 1, 2 or 4 (0: chosen)
   int b_fragment_buffers = 0;      // 1 or 2 (0: as CUTLASS's mainloop for the instruction)
   std::string mma_order = "rows";  // or "serpentine", "columns" (KernelMapping::mma_order)
-  std::string barrier_point = "last_ksub";  // or "ktile_end" (KernelMapping::barrier_point)
-  LoopInstructions loop;                    // KernelMapping::loop
-  unsigned mainloop_parts = kMainloopAll;   // set in code only (MainloopPart)
+  std::string barrier_point = "last_ksub";       // or "ktile_end" (KernelMapping::barrier_point)
+  std::string epilogue_staging = "accumulator";  // or "output" (KernelMapping::epilogue_staging)
+  LoopInstructions loop;                         // KernelMapping::loop
+  unsigned mainloop_parts = kMainloopAll;        // set in code only (MainloopPart)
   // The CSR kernel's loop over a stage's nonzeros: "staged" (Sputnik: the stage's
   // activation rows loaded into registers, all in flight, before the FMAs) or "dependent"
   // (each nonzero's gather issued after the previous one's data is used).

@@ -50,6 +50,7 @@ KernelPlan anatomy_plan(UbenchMachine& gpu, const Kernel& k, const Tile& t, unsi
   req.mainloop_parts = parts;
   req.mma_order = k.mma_order;
   req.barrier_point = "ktile_end";  // the harness syncs after the k-tile's last mma
+  req.epilogue_staging = "output";  // and stages its output tile as f16 (cta_tile.cuh)
   // What the variant's loop issues besides mma and fragment loads (its PTX).
   KernelMapping tile;
   tile.cta_m = t.cta_m, tile.cta_n = t.cta_n, tile.cta_k = t.cta_k;

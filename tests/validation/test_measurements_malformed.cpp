@@ -149,6 +149,9 @@ TEST_CASE("measurements_our_kernels_are_simulated_with_their_barrier_point",
     INFO(k);
     CHECK((std::find(args.begin(), args.end(), "mapping.barrier_point=ktile_end") != args.end()) ==
           ours);
+    // and stage their output tile in its own dtype (cta_tile.cuh), not CUTLASS's fp32
+    CHECK((std::find(args.begin(), args.end(), "mapping.epilogue_staging=output") != args.end()) ==
+          ours);
   }
 }
 

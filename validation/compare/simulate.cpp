@@ -78,6 +78,11 @@ bool simulation_args(const MeasuredGemm& g, const std::string& arch,
   // before (validation/cuda/dense_mainloop.cuh, sp24_kernel.cuh), not at CUTLASS's last k-sub.
   if (k == "stcsim_dense" || k == "stcsim_sp24" || k == "stcsim_bsr")
     args.insert(args.end(), {"-p", "mapping.barrier_point=ktile_end"});
+  // Our kernels convert the accumulators to the output dtype before the tile goes through
+  // shared memory (validation/cuda/cta_tile.cuh store_tile); CUTLASS's sm80 epilogues
+  // stage the fp32 accumulators (the default, taken for the libraries too).
+  if (k == "stcsim_dense" || k == "stcsim_sp24" || k == "stcsim_bsr")
+    args.insert(args.end(), {"-p", "mapping.epilogue_staging=output"});
   // The simulator's synthetic maps keep the same count per block row (per row), as the
   // measured kernels' pruning does; which blocks are kept differs, their number does not.
   if (bsr)

@@ -1,0 +1,41 @@
+// mapping.epilogue_staging (models/mapping/kernel_mapping.h): CUTLASS's sm80 epilogues put
+// the fp32 accumulators through shared memory and convert them after reading them back;
+// the validation harness's kernels convert to f16 first. One CTA's tile, its cycles worked
+// out by hand: the tile is written into shared memory and read back at the port's 32 banks
+// x 4 B = 128 B/clk, so a 128x128 tile staged as fp32 instead of f16 is 32 KiB more each
+// way, 256 + 256 = 512 cycles more; its store over the link (the f16 output) is the same.
+// An int8 GEMM's output is int32 already: nothing changes.
+#include <catch2/catch.hpp>
+
+#include "tests/support/run_stcsim.h"
+
+using namespace stcsim::test;
+
+namespace {
+double cycles(const std::string& dtype, const std::string& staging) {
+  const auto s = run_stats(
+      "--arch a100 --dtype " + dtype +
+      " --gemm 128x128x256 -p mapping.kernel=multistage_gemm -p mapping.cta_m=128 "
+      "-p mapping.cta_n=128 -p mapping.cta_k=32 -p mapping.warp_m=64 -p mapping.warp_n=64 "
+      "-p mapping.stages=3 -p mapping.split_k=1 -p mapping.epilogue_staging=" +
+      staging);
+  CHECK(s["ops"][0]["mapping"]["epilogue_staging"] == staging);
+  return s["ops"][0]["cycles"].get<double>();
+}
+}  // namespace
+
+TEST_CASE("epilogue_staging_accumulator_stages_fp32_through_shared_memory", "[cli][mapping]") {
+  CHECK(cycles("fp16", "accumulator") - cycles("fp16", "output") == 512);
+  CHECK(cycles("bf16", "accumulator") - cycles("bf16", "output") == 512);
+  CHECK(cycles("int8", "accumulator") == cycles("int8", "output"));
+}
+
+TEST_CASE("epilogue_staging_defaults_to_cutlass_and_rejects_other_values", "[cli][mapping]") {
+  const auto s = run_stats("--arch a100 --gemm 1024x1024x1024");
+  CHECK(s["ops"][0]["mapping"]["epilogue_staging"] == "accumulator");
+  const auto bad =
+      run_stcsim("run -q --arch a100 --gemm 1024x1024x1024 -p mapping.epilogue_staging=f32");
+  CHECK(bad.status != 0);
+  CHECK(bad.err.find("epilogue_staging") != std::string::npos);
+  CHECK(bad.err.find("accumulator") != std::string::npos);
+}
