@@ -104,7 +104,7 @@ step() {
 }
 
 # ---- plan ----
-plan="env 20 | binaries (use carried, else build) 240 | smoke 60 | bitcapture 45 | ubench 90 | suite_real 200 | suite_vendor 90 | suite_ours 130 | energy 150 | pytorch 90 | suite_bsr 130 | suite_csr 170 | ncu 30 | ncu_csr 40 | vendor_kernels 90"
+plan="env 20 | binaries (use carried, else build) 240 | smoke 60 | bitcapture 45 | ubench 90 | suite_real 200 | suite_vendor 90 | suite_ours 130 | energy 150 | pytorch 90 | suite_bsr 130 | suite_csr 170 | ncu 30 | ncu_csr 40 | ncu_epilogue 30 | ncu_epilogue_torch 60 | vendor_kernels 90"
 say "plan (seconds, each capped by the budget left): $plan"
 say "budget ${budget}s; output $out (at most 8 files); dry run: $dry"
 
@@ -276,6 +276,27 @@ if [ "$gpu" = yes ]; then
       "$bin/stcsim_validate_gpu" --gemm 4096x4096x4096 --gemm 128x768x3072 --kernels csr \
       --csr-sparsity 0.9 --runs 1 --warmup 0 --max-launches 1 --energy-ms 0 --label ncu_csr \
       --out "$work/ncu_csr_run.json"
+    # What an epilogue stages through shared memory (docs/notes.md, "CUTLASS's epilogue
+    # stages fp32 accumulators", 2026-11-28): the model has CUTLASS's sm80 epilogue store the
+    # fp32 accumulators (4 B an output element) and our kernels f16 (2 B, one scalar store
+    # each). Shared-memory store bytes, instructions and wavefronts over one launch at
+    # 4096^3: our dense kernel (the control: its only st.shared are the epilogue's; its
+    # first launch writes an f32 D for the check, 4 B an element, the others f16) and
+    # PyTorch's CUTLASS 2:4 GEMM (an sm80 SparseGemm on this card too). 4 B an element
+    # bears the model's default out, 2 B refutes it.
+    epi_metrics=gpu__time_duration.sum,l1tex__t_bytes_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_shared_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__inst_executed_op_ldgsts.sum
+    note="shared-memory store bytes a launch, our dense: work/ncu_epilogue.log"
+    step ncu_epilogue 30 ncu --clock-control none --csv --kernel-name regex:dense_gemm \
+      --launch-count 3 --metrics "$epi_metrics" "$bin/stcsim_validate_gpu" --gemm 4096x4096x4096 \
+      --kernels dense --runs 1 --warmup 0 --max-launches 1 --energy-ms 0 --label ncu_epilogue \
+      --out "$work/ncu_epilogue_run.json"
+    if [ -f "$root/validation/pytorch/baselines.py" ]; then
+      note="the same for PyTorch's CUTLASS 2:4 GEMM: work/ncu_epilogue_torch.log"
+      step ncu_epilogue_torch 60 ncu --clock-control none --csv --target-processes all \
+        --kernel-name regex:SparseGemm --launch-count 1 --metrics "$epi_metrics" \
+        "$PYTHON" "$root/validation/pytorch/baselines.py" --out "$work/ncu_epilogue_torch.json" \
+        --only-gemms square_4096 --kernels torch_24_cutlass --runs 1 --warmup 0 --family-timeout 50
+    fi
     # Which kernels the vendor libraries launch for each GEMM of the suite: cuBLAS's sm90
     # kernel names carry the tile, the cluster and split-K, so validate can simulate what
     # ran instead of the chooser's guess. One timed launch each; names only (one metric).
