@@ -282,7 +282,8 @@ if [ "$gpu" = yes ]; then
     # each). Shared-memory store bytes, instructions and wavefronts over one launch at
     # 4096^3: our dense kernel (the control: its only st.shared are the epilogue's; its
     # first launch writes an f32 D for the check, 4 B an element, the others f16) and
-    # PyTorch's CUTLASS 2:4 GEMM (an sm80 SparseGemm on this card too). 4 B an element
+    # PyTorch's CUTLASS 2:4 GEMM (an sm80 SparseGemmWithEpilogueVisitor on this card too,
+    # matched on its demangled name: its function name is `Kernel`). 4 B an element
     # bears the model's default out, 2 B refutes it.
     epi_metrics=gpu__time_duration.sum,l1tex__t_bytes_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_shared_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__inst_executed_op_ldgsts.sum
     note="shared-memory store bytes a launch, our dense: work/ncu_epilogue.log"
@@ -293,7 +294,8 @@ if [ "$gpu" = yes ]; then
     if [ -f "$root/validation/pytorch/baselines.py" ]; then
       note="the same for PyTorch's CUTLASS 2:4 GEMM: work/ncu_epilogue_torch.log"
       step ncu_epilogue_torch 60 ncu --clock-control none --csv --target-processes all \
-        --kernel-name regex:SparseGemm --launch-count 1 --metrics "$epi_metrics" \
+        --kernel-name-base demangled --kernel-name regex:SparseGemm --launch-count 1 \
+        --metrics "$epi_metrics" \
         "$PYTHON" "$root/validation/pytorch/baselines.py" --out "$work/ncu_epilogue_torch.json" \
         --only-gemms square_4096 --kernels torch_24_cutlass --runs 1 --warmup 0 --family-timeout 50
     fi

@@ -4,7 +4,8 @@
 // out by hand: the tile is written into shared memory and read back at the port's 32 banks
 // x 4 B = 128 B/clk, so a 128x128 tile staged as fp32 instead of f16 is 32 KiB more each
 // way, 256 + 256 = 512 cycles more; its store over the link (the f16 output) is the same.
-// An int8 GEMM's output is int32 already: nothing changes.
+// An int8 GEMM's output is int32 already, and a split-K slice's partials are fp32 under
+// either value: nothing changes.
 #include <catch2/catch.hpp>
 
 #include "tests/support/run_stcsim.h"
@@ -12,13 +13,13 @@
 using namespace stcsim::test;
 
 namespace {
-double cycles(const std::string& dtype, const std::string& staging) {
+double cycles(const std::string& dtype, const std::string& staging, int split_k = 1) {
   const auto s = run_stats(
       "--arch a100 --dtype " + dtype +
       " --gemm 128x128x256 -p mapping.kernel=multistage_gemm -p mapping.cta_m=128 "
       "-p mapping.cta_n=128 -p mapping.cta_k=32 -p mapping.warp_m=64 -p mapping.warp_n=64 "
-      "-p mapping.stages=3 -p mapping.split_k=1 -p mapping.epilogue_staging=" +
-      staging);
+      "-p mapping.stages=3 -p mapping.split_k=" +
+      std::to_string(split_k) + " -p mapping.epilogue_staging=" + staging);
   CHECK(s["ops"][0]["mapping"]["epilogue_staging"] == staging);
   return s["ops"][0]["cycles"].get<double>();
 }
@@ -28,6 +29,8 @@ TEST_CASE("epilogue_staging_accumulator_stages_fp32_through_shared_memory", "[cl
   CHECK(cycles("fp16", "accumulator") - cycles("fp16", "output") == 512);
   CHECK(cycles("bf16", "accumulator") - cycles("bf16", "output") == 512);
   CHECK(cycles("int8", "accumulator") == cycles("int8", "output"));
+  // A split-K slice stages its fp32 partials whatever the key says.
+  CHECK(cycles("fp16", "accumulator", 2) == cycles("fp16", "output", 2));
 }
 
 TEST_CASE("epilogue_staging_defaults_to_cutlass_and_rejects_other_values", "[cli][mapping]") {
