@@ -48,7 +48,7 @@ class Gpu : public sc_core::sc_module {
   double peak_products_per_second(const MmaKind& k) const;  // real multiplies
   // What the L2 holds when each GEMM starts (models/gpu/l2_policy.h); flush by default.
   // mapping.policy exhaustive needs flush (each candidate starts from a flushed L2):
-  // warm is an InputError.
+  // warm and repeat are InputErrors.
   void set_l2_policy(L2Policy p);
   // Under warm: start every GEMM with an empty L2 all the same (its dirty lines dropped,
   // their write-backs not charged), so a sparse GEMM and its dense twin meet the same
@@ -56,8 +56,8 @@ class Gpu : public sc_core::sc_module {
   void set_cold_l2_per_op(bool on) { cold_l2_per_op_ = on; }
   // Reuse the result of an identical GEMM simulated earlier in the run (same kernel,
   // shape, batch, dtype, pattern, mapping, block map and L2 policy) instead of simulating
-  // it again; transformer models repeat each layer's GEMMs in every block. Under flush a
-  // GEMM's cycles do not depend on what ran before, so the reuse is exact. Under warm
+  // it again; transformer models repeat each layer's GEMMs in every block. Under flush and
+  // repeat a GEMM's cycles do not depend on what ran before, so the reuse is exact. Under warm
   // they do: the key also holds the previous GEMM's, and the reuse is exact only up to
   // the L2 contents older GEMMs left and the write-backs still draining.
   void set_memoize(bool on) { memoize_ = on; }
@@ -93,6 +93,10 @@ class Gpu : public sc_core::sc_module {
   void flush_between_ops();
   // `on_dispatch`: called as each CTA is handed out (CtaScheduler::start).
   void run_kernel(const KernelLaunch& k, std::function<void(std::size_t)> on_dispatch = {});
+  // A plan's launches back to back, each after the launch latency, untimed (the first
+  // run of a GEMM under --l2 repeat).
+  void run_launches(const KernelPlan& plan);
+  Cycle launch_cycles() const;  // gpu.kernel_launch_ns at the run's clock
   struct Snapshot;
   // What steady-state mode did with one op (gpu_steady.cpp).
   struct SteadyOutcome {

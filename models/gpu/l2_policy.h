@@ -13,13 +13,28 @@
 //          (a layer reading the activations the previous one wrote). Runs that compare
 //          sparse GEMMs with their dense twins still empty the L2 (only) before each GEMM,
 //          so that both of a pair meet the same cache.
+//   repeat as a benchmark loop times one call over and over (torch.utils.benchmark, back-to-
+//          back launches without a flush, the harness's timing.warm_us): each GEMM starts
+//          from a flush, runs once untimed, and the timed run follows at the same
+//          addresses, meeting the lines (its previous run's dirty output among them) and
+//          the write-backs still draining that the untimed run left. Twice the simulation.
 #pragma once
 #include <string>
 
 namespace stcsim {
 
-enum class L2Policy { kFlush, kWarm };
+enum class L2Policy { kFlush, kWarm, kRepeat };
 
-inline const char* to_string(L2Policy p) { return p == L2Policy::kFlush ? "flush" : "warm"; }
+inline const char* to_string(L2Policy p) {
+  switch (p) {
+    case L2Policy::kFlush:
+      return "flush";
+    case L2Policy::kWarm:
+      return "warm";
+    case L2Policy::kRepeat:
+      return "repeat";
+  }
+  return "flush";
+}
 
 }  // namespace stcsim

@@ -179,7 +179,9 @@ Command add_run_command(CLI::App& app) {
                 "(by default its result is reused and marked memoized)");
   sub->add_option("--l2", o->l2,
                   "the L2 between GEMMs: flush (emptied before each GEMM, its write-backs charged "
-                  "to none, as the validation harness measures) or warm (contents carry over)")
+                  "to none, as the validation harness measures), warm (contents carry over) or "
+                  "repeat (each GEMM flushed, run once untimed, then timed at the same "
+                  "addresses: a benchmark loop's back-to-back calls)")
       ->capture_default_str();
   sub->add_flag("--no-dense-baseline", o->no_dense_baseline,
                 "with --sparsity: do not also simulate each GEMM dense (no speedup reported)");

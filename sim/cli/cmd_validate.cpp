@@ -40,6 +40,7 @@ struct ValidateOptions {
   int jobs = int(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
   bool preset_clock = false;
   bool quiet = false;
+  std::string time = "cold";
   std::vector<std::string> overrides;
 };
 
@@ -60,7 +61,8 @@ std::string choose_arch(const ValidateOptions& o,
 
 int run_validate(const ValidateOptions& o) {
   using namespace validation;
-  const std::vector<MeasurementFile> files = load_measurements(o.measurements);
+  std::vector<MeasurementFile> files = load_measurements(o.measurements);
+  if (o.time == "warm") use_warm_times(files);
   const std::vector<UbenchFile> ubench = load_ubench(o.measurements);
   if (files.empty() && ubench.empty())
     throw InputError(o.measurements +
@@ -69,6 +71,7 @@ int run_validate(const ValidateOptions& o) {
   ValidationReport r;
   r.arch = choose_arch(o, files, ubench);
   r.device = files.empty() ? ubench[0].device_name : files[0].device_name;
+  r.time = o.time;
   for (const auto& f : files) {
     r.files.push_back(f.path);
     r.synthetic = r.synthetic || f.synthetic;
@@ -163,6 +166,12 @@ Command add_validate_command(CLI::App& app) {
       "simulate at the preset's clock instead of the SM clock observed during the measurement");
   sub->add_option("-p,--param", o->overrides,
                   "override a parameter in every simulation: section.key=value (repeatable)");
+  sub->add_option("--time", o->time,
+                  "which measured time to compare: cold (time_us, simulated under the L2 each "
+                  "file says it met: flushed, or a benchmark loop's repeats) or warm "
+                  "(timing.warm_us, back-to-back launches, simulated under --l2 repeat)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"cold", "warm"}));
   sub->add_flag("-q,--quiet", o->quiet, "no progress line");
   return [o, sub] {
     if (sub->count("--max-mape"))

@@ -87,11 +87,12 @@ inline const std::string& regex_option(const std::string& option, const std::str
   return text;
 }
 
-// --l2 flush|warm (models/gpu/l2_policy.h).
+// --l2 flush|warm|repeat (models/gpu/l2_policy.h).
 inline L2Policy l2_policy_option(const std::string& option, const std::string& text) {
   if (text == "flush") return L2Policy::kFlush;
   if (text == "warm") return L2Policy::kWarm;
-  throw InputError(option + ": expected flush or warm, got '" + text + "'");
+  if (text == "repeat") return L2Policy::kRepeat;
+  throw InputError(option + ": expected flush, warm or repeat, got '" + text + "'");
 }
 
 inline constexpr std::int64_t kMaxSeed = std::numeric_limits<std::int64_t>::max();

@@ -30,7 +30,7 @@
 namespace stcsim::sweep {
 
 // Keys that are options of `stcsim run` rather than config parameters.
-// l2: what the L2 holds between a trace's GEMMs (`stcsim run --l2`), flush or warm.
+// l2: what the L2 holds between a trace's GEMMs (`stcsim run --l2`): flush, warm or repeat.
 // mode: cycle (simulated), steady (`stcsim run --mode steady`: simulated until the CTA
 // dispatches repeat, then extrapolated) or analytic (`--mode analytic`, for screening).
 inline const std::vector<std::string> kRunOptionKeys = {"base", "dtype", "sparsity", "l2", "mode"};

@@ -67,8 +67,9 @@ void check_run_options(const SweepPlan& plan, const Point& p, std::set<std::stri
     throw InputError(where_of(s, p, "mode").str() +
                      ": mode: expected cycle, steady or analytic, got '" + mode + "'");
   const std::string l2 = plan.l2_for(p);
-  if (l2 != "flush" && l2 != "warm")
-    throw InputError(where_of(s, p, "l2").str() + ": l2: expected flush or warm, got '" + l2 + "'");
+  if (l2 != "flush" && l2 != "warm" && l2 != "repeat")
+    throw InputError(where_of(s, p, "l2").str() + ": l2: expected flush, warm or repeat, got '" +
+                     l2 + "'");
   for (const auto& w : s.workloads) {
     const std::string dt = plan.dtype_for(p, w);
     if (!seen.insert(w.name + "|" + dt).second) continue;

@@ -1,6 +1,7 @@
-// --l2 flush|warm (issue 16, item 5; models/gpu/l2_policy.h): under flush, the default,
-// a GEMM's result does not depend on what ran before it; under warm it meets the L2 the
-// earlier GEMMs left. The policy is recorded in stats.json's run section.
+// --l2 flush|warm|repeat (issue 16, item 5; models/gpu/l2_policy.h): under flush, the
+// default, a GEMM's result does not depend on what ran before it; under warm it meets the
+// L2 the earlier GEMMs left; under repeat the L2 its own untimed run left. The policy is
+// recorded in stats.json's run section.
 #include <catch2/catch.hpp>
 
 #include "tests/support/run_stcsim.h"
@@ -56,5 +57,36 @@ TEST_CASE("l2_memo_repeat_is_exact_under_flush_and_keyed_by_history_under_warm",
 TEST_CASE("l2_bad_policy_is_an_input_error", "[cli][l2]") {
   const auto r = run_stcsim("run --arch a100 --gemm 64x64x64 --l2 cold -q");
   CHECK(r.status == 2);
-  CHECK(r.err.find("--l2: expected flush or warm, got 'cold'") != std::string::npos);
+  CHECK(r.err.find("--l2: expected flush, warm or repeat, got 'cold'") != std::string::npos);
+  const auto ex =
+      run_stcsim("run --arch a100 --gemm 64x64x64 --l2 repeat -p mapping.policy=exhaustive -q");
+  CHECK(ex.status == 2);
+  CHECK(ex.err.find("--l2 repeat") != std::string::npos);
+}
+
+// A benchmark loop's repeats: a GEMM whose operands fit in the L2 finds them there (its
+// untimed run read them), and one whose output does not fit writes back its previous run's
+// dirty output as it goes, so its DRAM writes reach the output's size.
+TEST_CASE("l2_repeat_meets_what_its_own_previous_run_left", "[cli][l2]") {
+  const std::string fits = "--arch a100 --gemm 1024x1024x1024 --no-memo";
+  const auto flush = run_stats(fits), repeat = run_stats(fits + " --l2 repeat");
+  CHECK(repeat["run"]["l2"] == "repeat");
+  const double cold_reads = flush["ops"][0]["dram_read_bytes"].get<double>();
+  CHECK(cold_reads >= 4.0 * 1024 * 1024);  // A and B once from DRAM, 2 MiB each
+  CHECK(repeat["ops"][0]["dram_read_bytes"].get<double>() < 0.01 * cold_reads);
+  CHECK(repeat["ops"][0]["l2_read_hit_rate"].get<double>() >
+        flush["ops"][0]["l2_read_hit_rate"].get<double>());
+  // 8192x4096 fp16 out, 64 MiB, over the a100's 40 MiB L2.
+  const std::string big = "--arch a100 --gemm 8192x4096x128 --no-memo";
+  const double out_bytes = 8192.0 * 4096 * 2;
+  const double flush_w = run_stats(big)["ops"][0]["dram_write_bytes"].get<double>();
+  const double repeat_w =
+      run_stats(big + " --l2 repeat")["ops"][0]["dram_write_bytes"].get<double>();
+  CHECK(flush_w < 0.9 * out_bytes);  // what the L2 still holds dirty at the end is charged to none
+  CHECK(repeat_w >= 0.97 * out_bytes);
+  // Each GEMM starts from a flush: what ran before does not matter.
+  const auto after =
+      run_stats("--arch a100 --gemm 512x512x4096 --gemm 1024x1024x1024 --no-memo --l2 repeat");
+  CHECK(after["ops"][1]["cycles"] == repeat["ops"][0]["cycles"]);
+  CHECK(after["ops"][1]["dram_read_bytes"] == repeat["ops"][0]["dram_read_bytes"]);
 }

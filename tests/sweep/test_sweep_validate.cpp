@@ -74,7 +74,7 @@ TEST_CASE("sweep_validate_rejects_each_bad_key_and_value", "[sweep]") {
   check_invalid(kBase + "vary:\n  sparsity: ['2:4', '3:4']\n", {"v.yaml:5", "sparsity", "3:4"});
   check_invalid(kBase + "sparsity: '5:3'\n", {"v.yaml", "sparsity", "5:3"});
   check_invalid(kBase + "vary:\n  l2: [flush, cold]\n",
-                {"v.yaml:5", "l2: expected flush or warm, got 'cold'"});
+                {"v.yaml:5", "l2: expected flush, warm or repeat, got 'cold'"});
   check_invalid("base: a100\nworkloads: [12x12]\n", {"v.yaml:3", "workload '12x12'", "MxNxK"});
   check_invalid("base: a100\nworkloads:\n  - {gemm: 8x8x8, dtype: fp8}\n", {"v.yaml:4", "fp8"});
   check_invalid("base: a100\nworkloads:\n  - {trace: /no/such.trace}\n",

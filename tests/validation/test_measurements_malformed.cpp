@@ -205,3 +205,56 @@ TEST_CASE("measurements_our_kernels_are_simulated_with_their_loop_instructions",
   REQUIRE(simulation_args(g, "h100", std::nullopt, {}, args, why));
   for (const auto& a : args) CHECK(a.find("prelude_instructions") == std::string::npos);
 }
+
+// The L2 a measured time met: time_us is flushed unless settings.time_us_l2 says the file's
+// times are a benchmark loop's repeats; `validate --time warm` compares timing.warm_us (a
+// {median} object from the harness, a list of samples from the PyTorch baselines) under
+// --l2 repeat and leaves out entries without it.
+TEST_CASE("measurements_time_l2_reaches_the_simulation", "[validation][measurements]") {
+  auto l2_of = [](const MeasuredGemm& g) {
+    std::vector<std::string> args;
+    std::string why;
+    REQUIRE(simulation_args(g, "a100", std::nullopt, {}, args, why));
+    const auto at = std::find(args.begin(), args.end(), "--l2");
+    REQUIRE(at != args.end());
+    REQUIRE(at + 1 != args.end());
+    return *(at + 1);
+  };
+  const std::string head = R"({"schema": "stcsim-measurements/1", "device": {"name": "A100"}, )";
+  const std::string gemm =
+      R"("gemms": [{"name": "g", "kernel": "cublas", "m": 256, "n": 256, "k": 256,
+         "time_us": {"median": 10}, "timing": {"warm_us": {"median": 8}}},
+        {"name": "h", "kernel": "torch_linear", "m": 256, "n": 256, "k": 256,
+         "time_us": {"median": 10}, "timing": {"warm_us": [7, 9, 6, 10]}},
+        {"name": "i", "kernel": "cublas", "m": 256, "n": 256, "k": 256,
+         "time_us": {"median": 10}}]})";
+  auto cold = load_measurements(write_temp("l2_cold.json", head + gemm));
+  CHECK(cold[0].gemms[0].l2 == "flush");
+  CHECK(l2_of(cold[0].gemms[0]) == "flush");
+  CHECK(cold[0].gemms[0].warm_us == 8);
+  CHECK(cold[0].gemms[1].warm_us == 8);  // the median of 6, 7, 9, 10
+  CHECK(!cold[0].gemms[2].warm_us);
+  const auto loop = load_measurements(
+      write_temp("l2_loop.json", head + R"("settings": {"time_us_l2": "repeat"}, )" + gemm));
+  CHECK(loop[0].gemms[2].l2 == "repeat");
+  CHECK(l2_of(loop[0].gemms[2]) == "repeat");
+  CHECK(loop[0].gemms[2].time_us == 10);
+  use_warm_times(cold);
+  CHECK(cold[0].gemms[0].time_us == 8);
+  CHECK(l2_of(cold[0].gemms[0]) == "repeat");
+  std::vector<std::string> args;
+  std::string why;
+  CHECK(!simulation_args(cold[0].gemms[2], "a100", std::nullopt, {}, args, why));
+  CHECK_THAT(why, Contains("timing.warm_us"));
+  const auto bad =
+      write_temp("l2_bad.json", head + R"("settings": {"time_us_l2": "cold"}, )" + gemm);
+  CHECK_THROWS_WITH(load_measurements(bad), Contains("l2_bad.json") &&
+                                                Contains("settings.time_us_l2") &&
+                                                Contains("\"cold\""));
+  const auto bad_warm =
+      write_temp("l2_bad_warm.json",
+                 head + R"("gemms": [{"name": "g", "kernel": "cublas", "m": 8, "n": 8, "k": 8,
+         "time_us": {"median": 10}, "timing": {"warm_us": ["x"]}}]})");
+  CHECK_THROWS_WITH(load_measurements(bad_warm),
+                    Contains("l2_bad_warm.json") && Contains("timing.warm_us"));
+}

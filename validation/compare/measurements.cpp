@@ -74,6 +74,31 @@ std::optional<double> optional_number(const json& j, const char* key) {
 
 bool is_csv(const std::string& path) { return fs::path(path).extension() == ".csv"; }
 
+// timing.warm_us: the harness's {median, ...} or the PyTorch baselines' list of samples.
+std::optional<double> warm_median(const json& g, const std::string& where) {
+  if (!g.contains("timing") || !g.at("timing").is_object() || !g.at("timing").contains("warm_us"))
+    return std::nullopt;
+  const json& w = g.at("timing").at("warm_us");
+  const std::string at = where + ".timing.warm_us";
+  double v = 0;
+  if (w.is_object()) {
+    v = get<double>(w, "median", at);
+  } else if (w.is_array() && !w.empty()) {
+    std::vector<double> xs;
+    for (const auto& x : w) {
+      if (!x.is_number()) throw InputError(at + ": expected a list of numbers");
+      xs.push_back(x.get<double>());
+    }
+    std::sort(xs.begin(), xs.end());
+    const std::size_t h = xs.size() / 2;
+    v = xs.size() % 2 ? xs[h] : (xs[h - 1] + xs[h]) / 2;
+  } else {
+    throw InputError(at + ": expected {\"median\": us, ...} or a non-empty list of samples");
+  }
+  if (!(v > 0)) throw InputError(at + ": the median must be positive");
+  return v;
+}
+
 MeasuredGemm parse_gemm(const json& g, const std::string& where) {
   MeasuredGemm r;
   r.name = get<std::string>(g, "name", where);
@@ -87,6 +112,7 @@ MeasuredGemm parse_gemm(const json& g, const std::string& where) {
   if (!(r.time_us > 0)) throw InputError(where + ": time_us.median must be positive");
   r.runs = optional_whole(need(g, "time_us", where), "runs", 0, 0, where + ".time_us");
   r.sm_clock_mhz = optional_number(g, "sm_clock_mhz_median");
+  r.warm_us = warm_median(g, where);
   if (g.contains("mapping") && g.at("mapping").is_object()) {
     const json& mp = g.at("mapping");
     const std::string w = where + ".mapping";
@@ -159,14 +185,34 @@ MeasurementFile parse_measurements(const json& j, const std::string& path) {
   f.preset = optional<std::string>(dev, "preset", "", path + ".device");
   if (dev.contains("sm_clock_mhz") && dev.at("sm_clock_mhz").is_object())
     f.sm_clock_mhz = optional_number(dev.at("sm_clock_mhz"), "median");
+  // The L2 each time_us met: flushed before every launch (the harness), or the state a
+  // previous run of the same call left (published benchmark loops: settings.time_us_l2).
+  std::string l2 = "flush";
+  if (j.contains("settings") && j.at("settings").is_object())
+    l2 = optional<std::string>(j.at("settings"), "time_us_l2", l2, path + ": settings");
+  if (l2 != "flush" && l2 != "repeat")
+    throw InputError(path + ": settings.time_us_l2: expected \"flush\" or \"repeat\", got \"" + l2 +
+                     "\"");
   const json& gemms = need(j, "gemms", path);
   if (!gemms.is_array()) throw InputError(path + ": 'gemms' is not an array");
   for (std::size_t i = 0; i < gemms.size(); ++i) {
     MeasuredGemm g = parse_gemm(gemms[i], path + ": gemms[" + std::to_string(i) + "]");
     g.file = path;
+    g.l2 = l2;
     f.gemms.push_back(std::move(g));
   }
   return f;
+}
+
+void use_warm_times(std::vector<MeasurementFile>& files) {
+  for (auto& f : files)
+    for (auto& g : f.gemms) {
+      g.l2 = "repeat";
+      if (g.warm_us)
+        g.time_us = *g.warm_us;
+      else
+        g.unusable = "no timing.warm_us to compare under --time warm";
+    }
 }
 
 std::vector<std::string> measurement_paths(const std::string& file_or_dir) {

@@ -41,6 +41,14 @@ struct MeasuredGemm {
   // files written before it was recorded are of the harness kernel, whose loop is
   // dependent: validation/cuda/csr_spmm.cu). The simulator's mapping.csr_gather_loop.
   std::string csr_gather_loop = "dependent";
+  // The L2 the compared time was taken under, as the simulator's --l2 names it: "flush"
+  // (the harness's time_us: the L2 flushed before each launch) or "repeat" (back-to-back
+  // calls of the same GEMM without a flush: a file's settings.time_us_l2, or
+  // timing.warm_us under `validate --time warm`).
+  std::string l2 = "flush";
+  std::optional<double> warm_us;  // timing.warm_us's median, when the file has it
+  // Set when the entry cannot be compared under the chosen time (no timing.warm_us).
+  std::string unusable;
 
   bool ours() const { return kernel.rfind("stcsim_", 0) == 0; }
   std::string shape() const;  // "MxNxK"
@@ -55,6 +63,11 @@ struct MeasurementFile {
 };
 
 MeasurementFile parse_measurements(const nlohmann::json& j, const std::string& path);
+
+// `validate --time warm`: compare each GEMM's timing.warm_us (back-to-back launches of the
+// same GEMM, no flush) with a simulation under --l2 repeat; an entry without it is marked
+// unusable. Cold (the default) keeps time_us as each file took it.
+void use_warm_times(std::vector<MeasurementFile>& files);
 // A file, or every *.json and *.csv under a directory (recursively, in path order). CSV
 // files are hand-written tables (measurements_csv.h); JSON files of the microbenchmarks'
 // schema (stcsim-ubench/1, ubench_compare.h) are left to load_ubench; the result may be

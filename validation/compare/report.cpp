@@ -147,7 +147,11 @@ std::string format_report(const ValidationReport& r) {
   if (r.synthetic)
     o += "*** SYNTHETIC measurements (made up for tests, not from a GPU): no conclusion about any "
          "GPU ***\n";
-  o += "device: " + r.device + "   simulated as: " + r.arch + "\n\n";
+  o += "device: " + r.device + "   simulated as: " + r.arch + "\n";
+  o += r.time == "warm" ? "times: timing.warm_us (back-to-back launches), simulated under --l2 "
+                          "repeat\n\n"
+                        : "times: time_us, simulated under the L2 each file states (flushed "
+                          "before each launch unless settings.time_us_l2 says repeat)\n\n";
   // The kernel column is as wide as its longest name: names are never cut or run together.
   std::size_t kernel_w = 13;
   for (const auto& row : r.rows) kernel_w = std::max(kernel_w, row.measured.kernel.size() + 1);
@@ -251,14 +255,13 @@ nlohmann::json report_json(const ValidationReport& r) {
   j["synthetic"] = r.synthetic;
   j["device"] = r.device;
   j["arch"] = r.arch;
+  j["time"] = r.time;
   j["files"] = r.files;
   j["gemms"] = nlohmann::json::array();
   for (const auto& row : r.rows) {
-    nlohmann::json g{{"name", row.measured.name},
-                     {"shape", row.measured.shape()},
-                     {"kernel", row.measured.kernel},
-                     {"measured_us", row.measured.time_us},
-                     {"simulated", row.simulated}};
+    nlohmann::json g{{"name", row.measured.name},     {"shape", row.measured.shape()},
+                     {"kernel", row.measured.kernel}, {"measured_us", row.measured.time_us},
+                     {"l2", row.measured.l2},         {"simulated", row.simulated}};
     if (row.simulated) {
       g["predicted_us"] = row.predicted_us();
       g["error_percent"] = row.error_percent();

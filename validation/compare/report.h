@@ -53,6 +53,7 @@ struct NumericsRow {
 
 struct ValidationReport {
   std::string arch, device, numerics_preset;
+  std::string time = "cold";  // validate --time: which measured time the rows compare
   bool synthetic = false;
   std::vector<std::string> files;
   std::vector<ComparedGemm> rows;

@@ -38,6 +38,10 @@ std::string format_clock(double mhz) {
 bool simulation_args(const MeasuredGemm& g, const std::string& arch,
                      std::optional<double> clock_mhz, const std::vector<std::string>& overrides,
                      std::vector<std::string>& args, std::string& why) {
+  if (!g.unusable.empty()) {
+    why = g.unusable;
+    return false;
+  }
   const std::string& k = g.kernel;
   const bool sparse24 = k == "stcsim_sp24" || k == "cusparselt" || k == "torch_24_cutlass" ||
                         k == "torch_24_cusparselt";
@@ -69,7 +73,7 @@ bool simulation_args(const MeasuredGemm& g, const std::string& arch,
     std::snprintf(buf, sizeof buf, "%g", v);
     return std::string(buf);
   };
-  args = {"run", "--arch", arch, "--gemm", g.shape(), "--dtype", g.dtype};
+  args = {"run", "--arch", arch, "--gemm", g.shape(), "--dtype", g.dtype, "--l2", g.l2};
   if (sparse24) args.insert(args.end(), {"--sparsity", "2:4", "--no-dense-baseline"});
   // Our 2:4 kernel issues its warp tile column by column (validation/cuda/sp24_kernel.cuh: B
   // loaded once per column of mma.sp); the others row by row, the mapping's default.
