@@ -123,6 +123,10 @@ Gpu::Snapshot Gpu::snapshot() const {
 }
 
 void Gpu::run_kernel(const KernelLaunch& k, std::function<void(std::size_t)> on_dispatch) {
+  k.begin_run();
+  // A launch starts with every SM's L1 invalidated: it holds global data without coherence
+  // across SMs, so nothing cached by an earlier kernel is trusted.
+  for (auto& sm : sms_) sm->invalidate_l1();
   sched_->start(&k, std::move(on_dispatch));
   sc_core::sc_event_and_list all_done;
   for (auto& sm : sms_) {

@@ -17,7 +17,10 @@
 //          back launches without a flush, the harness's timing.warm_us): each GEMM starts
 //          from a flush, runs once untimed, and the timed run follows at the same
 //          addresses, meeting the lines (its previous run's dirty output among them) and
-//          the write-backs still draining that the untimed run left. Twice the simulation.
+//          the write-backs still draining that the untimed run left (not its L1 lines:
+//          every launch starts with the L1s invalidated). Twice the simulation; steady
+//          mode cuts only the timed run; analytic mode simulates nothing, so its estimate
+//          is the same under every policy.
 #pragma once
 #include <string>
 

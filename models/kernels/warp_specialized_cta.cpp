@@ -13,6 +13,10 @@ namespace {
 constexpr Cycle kUnknown = std::numeric_limits<Cycle>::infinity();
 }  // namespace
 
+void WsLaunch::begin_run() const {
+  std::fill(arrived.begin(), arrived.end(), std::numeric_limits<Cycle>::infinity());
+}
+
 std::unique_ptr<CtaProgram> WsLaunch::start_cta(const CtaTask& t, int, SmContext& sm) const {
   return std::make_unique<WsCta>(*this, t, sm);
 }

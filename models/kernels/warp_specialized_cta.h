@@ -60,6 +60,8 @@ struct WsLaunch : KernelLaunch, GemmTensors {
   // may run on another SM). Unknown until then.
   mutable std::vector<Cycle> arrived;
   std::unique_ptr<CtaProgram> start_cta(const CtaTask& t, int slot, SmContext& sm) const override;
+  // No slice has arrived yet.
+  void begin_run() const override;
 };
 
 class WsCta : public CtaProgram {

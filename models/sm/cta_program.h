@@ -52,6 +52,9 @@ class KernelLaunch {
   // SM-wide slot, slot * warps + w).
   virtual std::unique_ptr<CtaProgram> start_cta(const CtaTask& t, int slot,
                                                 SmContext& sm) const = 0;
+  // Called as the launch starts, each time it runs (`--l2 repeat` runs a plan twice):
+  // resets what its CTAs write back into the launch while they run.
+  virtual void begin_run() const {}
 };
 
 }  // namespace stcsim

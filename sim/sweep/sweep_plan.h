@@ -36,7 +36,7 @@ class SweepPlan {
   std::string base_for(const Point& p) const;
   std::string dtype_for(const Point& p, const WorkloadSpec& w) const;
   std::string sparsity_for(const Point& p) const;
-  std::string l2_for(const Point& p) const;    // --l2 flush|warm
+  std::string l2_for(const Point& p) const;    // --l2 flush|warm|repeat
   std::string mode_for(const Point& p) const;  // --mode cycle|steady|analytic
 
   // What identifies the sweep's results: the spec's content (not its path) and the

@@ -84,6 +84,17 @@ TEST_CASE("l2_repeat_meets_what_its_own_previous_run_left", "[cli][l2]") {
       run_stats(big + " --l2 repeat")["ops"][0]["dram_write_bytes"].get<double>();
   CHECK(flush_w < 0.9 * out_bytes);  // what the L2 still holds dirty at the end is charged to none
   CHECK(repeat_w >= 0.97 * out_bytes);
+  // What a launch's CTAs leave in it (the split-K slices' arrival times of the
+  // warp-specialized kernel) and in the SMs' L1s (invalidated at every launch) does not
+  // carry into the timed run: an h100 split-K GEMM keeps its cycles within its L2 hits' gain
+  // (it ran 0.74x when the slices found the untimed run's arrivals), a CSR SpMM its L1 hits.
+  const std::string sk = "--arch h100 --gemm 64x64x32768 -p mapping.split_k=8 --no-memo";
+  const double sk_flush = run_stats(sk)["ops"][0]["cycles"].get<double>();
+  CHECK(run_stats(sk + " --l2 repeat")["ops"][0]["cycles"].get<double>() >= 0.97 * sk_flush);
+  const std::string csr = "--arch a100 --gemm 512x512x512 --unstructured 0.9 --no-dense-baseline";
+  const double l1_flush = run_stats(csr)["ops"][0]["l1_hit_rate"].get<double>();
+  CHECK(run_stats(csr + " --l2 repeat")["ops"][0]["l1_hit_rate"].get<double>() ==
+        Approx(l1_flush).margin(0.005));
   // Each GEMM starts from a flush: what ran before does not matter.
   const auto after =
       run_stats("--arch a100 --gemm 512x512x4096 --gemm 1024x1024x1024 --no-memo --l2 repeat");

@@ -270,3 +270,43 @@ TEST_CASE("validate_input_errors_exit_2", "[cli][validation]") {
   CHECK(u.err.find("--arch") != std::string::npos);
   std::filesystem::remove_all(out);
 }
+
+// `validate --time warm` compares timing.warm_us under `--l2 repeat` (the report says which
+// time it compares, and each GEMM's L2); an entry without warm_us is left out with why.
+TEST_CASE("validate_time_warm_compares_warm_us_under_repeat", "[cli][validation]") {
+  const std::string dir = test::temp_dir("validate_warm");
+  const std::string file = dir + "/warm.json";
+  std::ofstream(file) << R"({"schema": "stcsim-measurements/1", "synthetic": true,
+    "device": {"name": "SYNTHETIC A100", "preset": "a100"},
+    "gemms": [
+      {"name": "a", "kernel": "cublas", "m": 256, "n": 256, "k": 256,
+       "time_us": {"median": 12}, "timing": {"warm_us": {"median": 9}}},
+      {"name": "b", "kernel": "cublas", "m": 512, "n": 256, "k": 256,
+       "time_us": {"median": 14}}]})";
+  const std::string warm_out = dir + "/warm", cold_out = dir + "/cold";
+  const test::ProcResult w = test::run_stcsim("validate -q --measurements " + file +
+                                              " --time warm --out " + warm_out + " -j 1");
+  INFO(w.out << w.err);
+  REQUIRE(w.status == 0);
+  CHECK(w.out.find("times: timing.warm_us") != std::string::npos);
+  const nlohmann::json wr = read_json(warm_out + "/report.json");
+  CHECK(wr["time"] == "warm");
+  CHECK(wr["gemms"][0]["simulated"] == true);
+  CHECK(wr["gemms"][0]["l2"] == "repeat");
+  CHECK(wr["gemms"][0]["measured_us"] == 9);
+  CHECK(wr["gemms"][1]["simulated"] == false);
+  CHECK(wr["gemms"][1]["why_not"].get<std::string>().find("timing.warm_us") != std::string::npos);
+  const test::ProcResult c =
+      test::run_stcsim("validate -q --measurements " + file + " --out " + cold_out + " -j 1");
+  REQUIRE(c.status == 0);
+  const nlohmann::json cr = read_json(cold_out + "/report.json");
+  CHECK(cr["time"] == "cold");
+  CHECK(cr["gemms"][0]["l2"] == "flush");
+  CHECK(cr["gemms"][0]["measured_us"] == 12);
+  CHECK(cr["gemms"][1]["simulated"] == true);
+  // The flushed and the repeated run of the same GEMM are simulations of their own.
+  CHECK(wr["gemms"][0]["predicted_us"] != cr["gemms"][0]["predicted_us"]);
+  const test::ProcResult bad =
+      test::run_stcsim("validate -q --measurements " + file + " --time hot --out " + cold_out);
+  CHECK(bad.status != 0);
+}

@@ -112,7 +112,13 @@ MeasuredGemm parse_gemm(const json& g, const std::string& where) {
   if (!(r.time_us > 0)) throw InputError(where + ": time_us.median must be positive");
   r.runs = optional_whole(need(g, "time_us", where), "runs", 0, 0, where + ".time_us");
   r.sm_clock_mhz = optional_number(g, "sm_clock_mhz_median");
-  r.warm_us = warm_median(g, where);
+  // Read only by `validate --time warm`: a malformed one leaves that comparison out, not
+  // the file.
+  try {
+    r.warm_us = warm_median(g, where);
+  } catch (const InputError& e) {
+    r.warm_us_error = e.what();
+  }
   if (g.contains("mapping") && g.at("mapping").is_object()) {
     const json& mp = g.at("mapping");
     const std::string w = where + ".mapping";
@@ -210,6 +216,8 @@ void use_warm_times(std::vector<MeasurementFile>& files) {
       g.l2 = "repeat";
       if (g.warm_us)
         g.time_us = *g.warm_us;
+      else if (!g.warm_us_error.empty())
+        g.unusable = g.warm_us_error;
       else
         g.unusable = "no timing.warm_us to compare under --time warm";
     }

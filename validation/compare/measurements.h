@@ -47,6 +47,7 @@ struct MeasuredGemm {
   // timing.warm_us under `validate --time warm`).
   std::string l2 = "flush";
   std::optional<double> warm_us;  // timing.warm_us's median, when the file has it
+  std::string warm_us_error;      // why timing.warm_us could not be read (file and field)
   // Set when the entry cannot be compared under the chosen time (no timing.warm_us).
   std::string unusable;
 
