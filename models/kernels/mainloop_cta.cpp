@@ -89,8 +89,9 @@ bool MainloopCta::advance(Cycle now) {
           return false;
         }
         phases_.loop_done = now;
+        // Staged: written by the warps' stores, read back at full width (16 B a thread).
         const double tile = accumulator_tile_bytes();
-        sm_.smem.write(now, tile);
+        sm_.smem.store(now, tile, staging_store_lane_bytes());
         wake_ = sm_.smem.write(now, tile);
         state_ = State::Staged;
         continue;

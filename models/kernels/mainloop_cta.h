@@ -40,6 +40,10 @@ class MainloopCta : public CtaProgram {
   // stage's runs, a run per missed line, long after they were written, is host time).
   virtual bool uses_fill_bytes() const { return true; }
   virtual double accumulator_tile_bytes() const = 0;  // staged through shared memory
+  // Bytes each thread's st.shared writes while staging it (a warp's store narrower than
+  // the port still takes a whole port cycle): 16, a full-width vector, unless the kernel
+  // says otherwise.
+  virtual int staging_store_lane_bytes() const { return 16; }
   virtual void issue_store(MemRequest& store) = 0;
 
   void issue_prologue(Cycle now);

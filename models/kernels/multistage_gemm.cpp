@@ -85,6 +85,9 @@ class MultistageCta : public MainloopCta {
   double accumulator_tile_bytes() const override {
     return double(k_.map.cta_m) * k_.map.cta_n * staged_output_bytes(k_.map, k_.op.dtype);
   }
+  int staging_store_lane_bytes() const override {
+    return staging_store_lane_bytes_of(k_.map, k_.op.dtype);
+  }
 
   void issue_store(MemRequest& store) override { tile_store(k_, task_, k_.map.split_k > 1, store); }
 

@@ -54,6 +54,10 @@ int staged_output_bytes(const KernelMapping& m, Dtype d) {
   return m.split_k > 1 || m.epilogue_staging == "accumulator" ? 4 : output_bytes(d);
 }
 
+int staging_store_lane_bytes_of(const KernelMapping& m, Dtype d) {
+  return m.epilogue_staging == "accumulator" ? 8 : staged_output_bytes(m, d);
+}
+
 std::string KernelMapping::describe() const {
   std::ostringstream os;
   if (!schedule.empty()) {

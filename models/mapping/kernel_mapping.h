@@ -115,6 +115,12 @@ struct KernelMapping {
 // it through shared memory (KernelMapping::epilogue_staging): 4 for the accumulators (fp32
 // or int32) and for a split-K slice's fp32 partials, else the output dtype's.
 int staged_output_bytes(const KernelMapping& m, Dtype d);
+// What each thread's st.shared writes while staging that tile: CUTLASS's accumulator tile
+// iterator stores a thread's two adjacent fp32 accumulators of an mma fragment together
+// (8 B: a warp's store fills two port cycles); the harness's store_tile
+// (validation/cuda/cta_tile.cuh) one element of the staged type at a time (an f16 tile:
+// 64 B a warp's store, half the port's 128 B a cycle).
+int staging_store_lane_bytes_of(const KernelMapping& m, Dtype d);
 
 struct Occupancy {
   int ctas_per_sm = 0;

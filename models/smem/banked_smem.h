@@ -6,6 +6,9 @@
 // cycle: their data arrives from the L2 in pieces, each written in a cycle of its own,
 // so a fill narrower than the port costs port cycles beyond its bytes.
 #pragma once
+#include <algorithm>
+#include <cmath>
+
 #include "models/common/timeline.h"
 #include "models/smem/i_shared_memory.h"
 #include "sim/core/param.h"
@@ -33,6 +36,12 @@ class BankedSmem : public ISharedMemory {
   }
   Cycle write(Cycle ready, double bytes) override {
     const double d = bytes / bytes_per_cycle();
+    return port_.reserve(ready, d) + d;
+  }
+  Cycle store(Cycle ready, double bytes, int bytes_per_lane) override {
+    const double warp_bytes = 32.0 * bytes_per_lane;
+    const double per_instruction = std::max(1.0, std::ceil(warp_bytes / bytes_per_cycle()));
+    const double d = bytes / warp_bytes * per_instruction;
     return port_.reserve(ready, d) + d;
   }
   Cycle fill(Cycle ready, double bytes) override {

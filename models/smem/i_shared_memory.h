@@ -4,7 +4,10 @@
 // given the byte addresses its threads touch (1 when conflict-free); `read` occupies
 // the port for that many cycles no earlier than `ready` (first come, first served)
 // and returns the cycle the data reaches the registers; `write` occupies the port for
-// `bytes` at full bandwidth (a warp's st.shared, the epilogue's staging); `fill` occupies
+// `bytes` at full bandwidth (a warp's st.shared, the epilogue's staging); `store` is
+// warps' conflict-free st.shared of `bytes_per_lane` a thread, `bytes` in all: each
+// instruction takes the wavefronts its 32 lanes' bytes fill, at least one, so a store
+// narrower than the port a warp (2-byte scalars: 64 B) costs a full cycle; `fill` occupies
 // it for `bytes` an asynchronous copy (cp.async, TMA) writes as its data arrives from the
 // L2, at the fill's own rate per port cycle. `matrix_read` serves the
 // tensor cores' descriptor-based operand reads (wgmma): `bytes` of a swizzled tile,
@@ -25,6 +28,7 @@ class ISharedMemory {
   virtual int wavefronts(const std::vector<std::uint32_t>& addrs, int bytes_per_thread) const = 0;
   virtual Cycle read(Cycle ready, int wavefronts) = 0;
   virtual Cycle write(Cycle ready, double bytes) = 0;
+  virtual Cycle store(Cycle ready, double bytes, int bytes_per_lane) = 0;
   virtual Cycle fill(Cycle ready, double bytes) = 0;
   struct Span {
     Cycle start, done;

@@ -47,6 +47,21 @@ TEST_CASE("smem_fill_writes_at_its_own_width", "[smem]") {
   CHECK(half.write(100, 512) == 104);
 }
 
+TEST_CASE("smem_store_takes_a_port_cycle_per_warp_store_at_least", "[smem]") {
+  BankedSmem smem(BankedSmemSpec{32, 4, 30});
+  // 4 KiB as 2-byte stores: 64 B a warp's store, 64 stores, one cycle each.
+  CHECK(smem.store(0, 4096, 2) == 64);
+  // As 4-byte stores: 128 B, the port's width: 32 cycles, as write() charges.
+  CHECK(smem.store(1000, 4096, 4) == 1000 + 32);
+  // As 8-byte (two fp32 accumulators) and 16-byte stores: 2 and 4 cycles a store, 32 in all.
+  CHECK(smem.store(2000, 4096, 8) == 2000 + 32);
+  CHECK(smem.store(3000, 4096, 16) == 3000 + 32);
+  // 1-byte stores: 32 B a store, 128 stores; queued behind one another on the port.
+  CHECK(smem.store(4000, 4096, 1) == 4000 + 128);
+  CHECK(smem.store(4000, 4096, 1) == 4000 + 256);
+  CHECK(smem.busy_cycles() == 64 + 32 + 32 + 32 + 128 + 128);
+}
+
 TEST_CASE("smem_layout_conflicts_per_ldmatrix", "[smem]") {
   BankedSmem smem(BankedSmemSpec{32, 4, 30});
   KernelMapping m;
