@@ -7,7 +7,9 @@
 // `bytes` at full bandwidth (a warp's st.shared, the epilogue's staging); `store` is
 // warps' conflict-free st.shared of `bytes_per_lane` a thread, `bytes` in all: each
 // instruction takes the wavefronts its 32 lanes' bytes fill, at least one, so a store
-// narrower than the port a warp (2-byte scalars: 64 B) costs a full cycle; `fill` occupies
+// narrower than the port a warp (2-byte scalars: 64 B) costs a full cycle (conflict-free
+// is the caller's claim: the harness's f32 staging stores, never timed, land on even banks
+// only and would take two); `fill` occupies
 // it for `bytes` an asynchronous copy (cp.async, TMA) writes as its data arrives from the
 // L2, at the fill's own rate per port cycle. `matrix_read` serves the
 // tensor cores' descriptor-based operand reads (wgmma): `bytes` of a swizzled tile,
