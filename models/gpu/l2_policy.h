@@ -22,6 +22,7 @@
 //          mode cuts only the timed run; analytic mode simulates nothing, so its estimate
 //          is the same under every policy.
 #pragma once
+#include <optional>
 #include <string>
 
 namespace stcsim {
@@ -38,6 +39,14 @@ inline const char* to_string(L2Policy p) {
       return "repeat";
   }
   return "flush";
+}
+
+// The policy a name (`--l2`, a sweep's `l2:`) gives, or none; kL2PolicyNames lists them.
+inline constexpr const char* kL2PolicyNames = "flush, warm or repeat";
+inline std::optional<L2Policy> l2_policy_named(const std::string& name) {
+  for (L2Policy p : {L2Policy::kFlush, L2Policy::kWarm, L2Policy::kRepeat})
+    if (name == to_string(p)) return p;
+  return std::nullopt;
 }
 
 }  // namespace stcsim

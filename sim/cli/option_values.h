@@ -89,10 +89,8 @@ inline const std::string& regex_option(const std::string& option, const std::str
 
 // --l2 flush|warm|repeat (models/gpu/l2_policy.h).
 inline L2Policy l2_policy_option(const std::string& option, const std::string& text) {
-  if (text == "flush") return L2Policy::kFlush;
-  if (text == "warm") return L2Policy::kWarm;
-  if (text == "repeat") return L2Policy::kRepeat;
-  throw InputError(option + ": expected flush, warm or repeat, got '" + text + "'");
+  if (const auto p = l2_policy_named(text)) return *p;
+  throw InputError(option + ": expected " + kL2PolicyNames + ", got '" + text + "'");
 }
 
 inline constexpr std::int64_t kMaxSeed = std::numeric_limits<std::int64_t>::max();

@@ -7,6 +7,7 @@
 
 #include "models/common/dtype.h"
 #include "models/common/mma_kind.h"
+#include "models/gpu/l2_policy.h"
 #include "sim/config/config.h"
 #include "sim/core/input_error.h"
 #include "sim/driver/gemm_list.h"
@@ -67,8 +68,8 @@ void check_run_options(const SweepPlan& plan, const Point& p, std::set<std::stri
     throw InputError(where_of(s, p, "mode").str() +
                      ": mode: expected cycle, steady or analytic, got '" + mode + "'");
   const std::string l2 = plan.l2_for(p);
-  if (l2 != "flush" && l2 != "warm" && l2 != "repeat")
-    throw InputError(where_of(s, p, "l2").str() + ": l2: expected flush, warm or repeat, got '" +
+  if (!l2_policy_named(l2))
+    throw InputError(where_of(s, p, "l2").str() + ": l2: expected " + kL2PolicyNames + ", got '" +
                      l2 + "'");
   for (const auto& w : s.workloads) {
     const std::string dt = plan.dtype_for(p, w);
