@@ -4,7 +4,9 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
+#include "models/common/median.h"
 #include "sim/core/input_error.h"
 #include "validation/compare/measurements_csv.h"
 
@@ -89,9 +91,7 @@ std::optional<double> warm_median(const json& g, const std::string& where) {
       if (!x.is_number()) throw InputError(at + ": expected a list of numbers");
       xs.push_back(x.get<double>());
     }
-    std::sort(xs.begin(), xs.end());
-    const std::size_t h = xs.size() / 2;
-    v = xs.size() % 2 ? xs[h] : (xs[h - 1] + xs[h]) / 2;
+    v = median_of(std::move(xs));
   } else {
     throw InputError(at + ": expected {\"median\": us, ...} or a non-empty list of samples");
   }
