@@ -114,6 +114,9 @@ class CsrCta : public MainloopCta {
   double accumulator_tile_bytes() const override {
     return double(k_.map.cta_m) * k_.map.cta_n * output_bytes(k_.op.dtype);
   }
+  // Sputnik's OutputTile stores each thread's register fragment straight to global memory
+  // (sputnik/spmm/output_tile.h), as the dependent loop's warps do: no staging pass.
+  bool stages_output() const override { return false; }
 
   void issue_store(MemRequest& store) override {
     // Y^T row-major (K-major for the next layer, the layout the kernel reads X^T in):

@@ -89,11 +89,15 @@ bool MainloopCta::advance(Cycle now) {
           return false;
         }
         phases_.loop_done = now;
+        state_ = State::Staged;
+        if (!stages_output()) {  // stored from the registers: nothing on the port
+          wake_ = now;
+          continue;
+        }
         // Staged: written by the warps' stores, read back at full width (16 B a thread).
         const double tile = accumulator_tile_bytes();
         sm_.smem.store(now, tile, staging_store_lane_bytes());
         wake_ = sm_.smem.write(now, tile);
-        state_ = State::Staged;
         continue;
       }
       case State::Staged:

@@ -4,7 +4,8 @@
 //             then cp.async of stages 0..S-2
 //   k-tile t: wait for stage t and for every warp to pass the barrier, issue the load
 //             of stage t+S-1, then compute on stage t
-//   epilogue: accumulators through shared memory (write, then read) to global memory
+//   epilogue: accumulators through shared memory (write, then read) to global memory,
+//             or straight from the registers where the kernel does not stage them
 // A kernel supplies its loads, its compute and its store; the state machine, the
 // stage ring and the barrier bookkeeping live here once.
 #pragma once
@@ -44,6 +45,9 @@ class MainloopCta : public CtaProgram {
   // the port still takes a whole port cycle): 16, a full-width vector, unless the kernel
   // says otherwise.
   virtual int staging_store_lane_bytes() const { return 16; }
+  // Whether the accumulators go through shared memory at all (false: each thread stores its
+  // own registers to global memory, as Sputnik's OutputTile does).
+  virtual bool stages_output() const { return true; }
   virtual void issue_store(MemRequest& store) = 0;
 
   void issue_prologue(Cycle now);
