@@ -87,18 +87,42 @@ BlockMap make_block_map(std::int64_t rows, std::int64_t cols, int r, int c, doub
     }
   }
   b.row_ptr.push_back(0);
-  std::vector<std::pair<std::uint64_t, int>> h(static_cast<std::size_t>(C));
+  std::int64_t kept = 0;
+  for (const std::int64_t k : keep) kept += std::clamp<std::int64_t>(k, 0, C);
+  b.col_idx.reserve(std::size_t(kept));
+  std::vector<std::uint64_t> h(static_cast<std::size_t>(C));
+  std::vector<std::pair<std::uint64_t, int>> cand;
   for (std::int64_t i = 0; i < R; ++i) {
     const std::int64_t n = std::clamp<std::int64_t>(keep[std::size_t(i)], 0, C);
     for (std::int64_t j = 0; j < C; ++j)
-      h[std::size_t(j)] = {mix(seed ^ mix(std::uint64_t(i) * std::uint64_t(C) + std::uint64_t(j))),
-                           int(j)};
-    // The n smallest hashes (all distinct pairs: the same set in any order).
-    std::nth_element(h.begin(), h.begin() + n, h.end());
-    std::vector<int> cols_kept;
-    for (std::int64_t j = 0; j < n; ++j) cols_kept.push_back(h[std::size_t(j)].second);
-    std::sort(cols_kept.begin(), cols_kept.end());
-    b.col_idx.insert(b.col_idx.end(), cols_kept.begin(), cols_kept.end());
+      h[std::size_t(j)] = mix(seed ^ mix(std::uint64_t(i) * std::uint64_t(C) + std::uint64_t(j)));
+    // The row keeps its n smallest (hash, column) pairs, in column order. The hashes are
+    // uniform, so the n-th smallest lies near n/C of the range: take the columns under a
+    // cut a few standard deviations above that, and select among them alone (the same set
+    // as selecting among all C: every pair under the n-th smallest is under the cut). A
+    // cut that catches fewer than n falls back to all C.
+    std::pair<std::uint64_t, int> nth{~std::uint64_t{0}, int(C)};  // n == C: all of them
+    if (n == 0) {
+      nth = {0, -1};  // none
+    } else if (n < C) {
+      const double p = double(n) / double(C);
+      const double q =
+          std::min(1.0, p + 6.0 * std::sqrt(p * (1.0 - p) / double(C)) + 8.0 / double(C));
+      const std::uint64_t cut =
+          q >= 1.0 ? ~std::uint64_t{0} : std::uint64_t(q * 18446744073709551616.0);
+      cand.clear();
+      for (std::int64_t j = 0; j < C; ++j)
+        if (h[std::size_t(j)] <= cut) cand.emplace_back(h[std::size_t(j)], int(j));
+      if (std::int64_t(cand.size()) < n) {
+        cand.clear();
+        for (std::int64_t j = 0; j < C; ++j) cand.emplace_back(h[std::size_t(j)], int(j));
+      }
+      std::nth_element(cand.begin(), cand.begin() + (n - 1), cand.end());
+      nth = cand[std::size_t(n - 1)];
+    }
+    for (std::int64_t j = 0; j < C; ++j)
+      if (std::pair<std::uint64_t, int>{h[std::size_t(j)], int(j)} <= nth)
+        b.col_idx.push_back(int(j));
     b.row_ptr.push_back(int(b.col_idx.size()));
   }
   return b;

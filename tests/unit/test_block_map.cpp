@@ -1,6 +1,10 @@
 // The synthetic block-map generator and the block kernel's panel plans.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "models/kernels/block_plan.h"
 #include "models/sm/block_map_gen.h"
@@ -30,6 +34,50 @@ TEST_CASE("block_map_skewed_same_total_unequal_rows", "[unit][block]") {
   for (std::size_t i = 0; i + 1 < s.row_ptr.size(); ++i)
     mx = std::max(mx, s.row_ptr[i + 1] - s.row_ptr[i]);
   CHECK(mx == 64);  // the heaviest rows are full
+}
+
+namespace {
+// splitmix64, the generator's documented hash: the reference below picks each row's
+// columns from it the plain way, over every column.
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+}  // namespace
+
+// Each row keeps its n lowest (hash, column) pairs; the generator selects them among the
+// columns under a cut, the reference sorts all of them: the same columns, row by row.
+TEST_CASE("block_map_rows_keep_their_lowest_hashes_as_a_full_sort_does", "[unit][block]") {
+  const std::int64_t shapes[][2] = {{1, 1}, {3, 7}, {17, 64}, {40, 333}, {8, 4096}};
+  for (const auto& [rows, cols] : shapes)
+    for (const double s : {0.0, 0.1, 0.5, 0.9, 0.98, 0.999, 1.0})
+      for (const BlockDist d : {BlockDist::Uniform, BlockDist::Skewed})
+        for (const std::uint64_t seed : {0ull, 1ull, 12345ull}) {
+          const BlockMap b = make_block_map(rows, cols, 1, 1, s, d, seed);
+          for (std::int64_t i = 0; i < b.block_rows; ++i) {
+            // Uniform rows keep round((1-S) x columns) each; skewed rows their own share
+            // (its total checked below), taken from the map.
+            const int n = d == BlockDist::Uniform
+                              ? int(std::llround((1.0 - s) * double(cols)))
+                              : b.row_ptr[std::size_t(i) + 1] - b.row_ptr[std::size_t(i)];
+            std::vector<std::pair<std::uint64_t, int>> h;
+            for (std::int64_t j = 0; j < cols; ++j)
+              h.emplace_back(splitmix64(seed ^ splitmix64(std::uint64_t(i * cols + j))), int(j));
+            std::sort(h.begin(), h.end());
+            std::vector<int> want;
+            for (int q = 0; q < n; ++q) want.push_back(h[std::size_t(q)].second);
+            std::sort(want.begin(), want.end());
+            const std::vector<int> got(b.col_idx.begin() + b.row_ptr[std::size_t(i)],
+                                       b.col_idx.begin() + b.row_ptr[std::size_t(i) + 1]);
+            INFO(rows << "x" << cols << " sparsity " << s << " row " << i);
+            REQUIRE(got == want);
+          }
+          CHECK(b.nnz() == (d == BlockDist::Uniform
+                                ? std::llround((1.0 - s) * double(cols)) * rows
+                                : std::llround((1.0 - s) * double(cols) * double(rows))));
+        }
 }
 
 TEST_CASE("block_plan_kept_k_ktiles_and_bytes", "[unit][block]") {
