@@ -261,3 +261,45 @@ TEST_CASE("measurements_time_l2_reaches_the_simulation", "[validation][measureme
   CHECK(!simulation_args(files[0].gemms[0], "a100", std::nullopt, {}, args, why));
   CHECK_THAT(why, Contains("l2_bad_warm.json") && Contains("timing.warm_us"));
 }
+
+// Our kernels take no residues: the harness pads the GEMM to the tile with zeros and times
+// that (entry.padding). validate simulates the problem that ran and keeps the GEMM's shape
+// for the report and the 2:4 pairs; a padding that is not the problem padded is refused.
+TEST_CASE("measurements_padded_entries_are_simulated_as_they_ran", "[validation][measurements]") {
+  auto gemm_arg = [](const MeasuredGemm& g) {
+    std::vector<std::string> args;
+    std::string why;
+    REQUIRE(simulation_args(g, "h200", std::nullopt, {}, args, why));
+    const auto at = std::find(args.begin(), args.end(), "--gemm");
+    REQUIRE(at + 1 < args.end());
+    return *(at + 1);
+  };
+  MeasuredGemm g = load_measurements(write_temp(
+      "padded.json",
+      file_with_gemm_fields(
+          R"(, "m": 30720, "n": 16, "k": 27, "padding": {"m": 30720, "n": 64, "k": 64})")))[0]
+                       .gemms[0];
+  g.kernel = "stcsim_dense";
+  CHECK(g.padded());
+  CHECK(g.shape() == "30720x16x27");
+  CHECK(g.ran_shape() == "30720x64x64");
+  CHECK(gemm_arg(g) == "30720x64x64");
+  const MeasuredGemm plain = load_measurements(write_temp(
+      "unpadded.json", file_with_gemm_fields(R"(, "padding": null)")))[0]
+                                 .gemms[0];
+  CHECK(!plain.padded());
+  CHECK(gemm_arg(plain) == "256x256x256");
+  const auto smaller =
+      write_temp("padded_smaller.json",
+                 file_with_gemm_fields(R"(, "padding": {"m": 256, "n": 128, "k": 256})"));
+  CHECK_THROWS_WITH(load_measurements(smaller), Contains("padded_smaller.json") &&
+                                                    Contains("gemms[0].padding") &&
+                                                    Contains("smaller than the GEMM 256x256x256"));
+  const auto not_object =
+      write_temp("padded_list.json", file_with_gemm_fields(R"(, "padding": [64, 64, 64])"));
+  CHECK_THROWS_WITH(load_measurements(not_object),
+                    Contains("gemms[0].padding") && Contains("expected null or"));
+  const auto no_k =
+      write_temp("padded_no_k.json", file_with_gemm_fields(R"(, "padding": {"m": 256, "n": 256})"));
+  CHECK_THROWS_WITH(load_measurements(no_k), Contains("gemms[0].padding"));
+}

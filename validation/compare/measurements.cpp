@@ -134,6 +134,19 @@ MeasuredGemm parse_gemm(const json& g, const std::string& where) {
     m.smem_layout = optional<std::string>(mp, "smem_layout", "swizzled", w);
     r.mapping = m;
   }
+  if (g.contains("padding") && !g.at("padding").is_null()) {
+    const std::string w = where + ".padding";
+    const json& pd = g.at("padding");
+    if (!pd.is_object())
+      throw InputError(w + ": expected null or {\"m\": M, \"n\": N, \"k\": K}, the padded problem");
+    r.ran_m = whole(pd, "m", 1, w);
+    r.ran_n = whole(pd, "n", 1, w);
+    r.ran_k = whole(pd, "k", 1, w);
+    if (r.ran_m < r.m || r.ran_n < r.n || r.ran_k < r.k)
+      throw InputError(w + ": the padded problem " + std::to_string(r.ran_m) + "x" +
+                       std::to_string(r.ran_n) + "x" + std::to_string(r.ran_k) +
+                       " is smaller than the GEMM " + r.shape() + " in some dimension");
+  }
   if (g.contains("bsr") && g.at("bsr").is_object()) {
     const json& b = g.at("bsr");
     r.block_rows = optional_whole(b, "block_rows", 0, 1, where + ".bsr");
@@ -176,6 +189,11 @@ std::string MeasuredMapping::str() const {
 
 std::string MeasuredGemm::shape() const {
   return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+}
+
+std::string MeasuredGemm::ran_shape() const {
+  if (!padded()) return shape();
+  return std::to_string(ran_m) + "x" + std::to_string(ran_n) + "x" + std::to_string(ran_k);
 }
 
 MeasurementFile parse_measurements(const json& j, const std::string& path) {

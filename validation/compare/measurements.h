@@ -27,7 +27,12 @@ struct MeasuredGemm {
   std::string file;  // where it came from
   std::string name, dtype = "fp16", sparsity = "dense", kernel;
   long long m = 0, n = 0, k = 0;
-  double time_us = 0;  // median
+  // The problem the kernel ran, when not the GEMM itself: our kernels take no residues,
+  // so the harness pads M, N and K with zeros up to the tile and times that (entry.padding,
+  // in the GEMM's own orientation). The simulation runs what ran; reports and the 2:4
+  // pairs keep the GEMM's shape.
+  long long ran_m = 0, ran_n = 0, ran_k = 0;  // 0: as m, n, k
+  double time_us = 0;                         // median
   int runs = 0;
   std::optional<double> sm_clock_mhz;      // observed during this GEMM's timed runs
   std::optional<MeasuredMapping> mapping;  // our kernels only
@@ -53,6 +58,8 @@ struct MeasuredGemm {
 
   bool ours() const { return kernel.rfind("stcsim_", 0) == 0; }
   std::string shape() const;  // "MxNxK"
+  bool padded() const { return ran_m > 0; }
+  std::string ran_shape() const;  // the padded "MxNxK" when padded(), else shape()
 };
 
 struct MeasurementFile {

@@ -20,8 +20,10 @@ std::string fmt(const char* f, double v) {
   return buf;
 }
 
+// A column w wide; a longer entry keeps one space after it, so it never runs into the next
+// column (real-layer names such as esrgan.Pre_blocks_conv.x1 are longer than theirs).
 std::string pad(std::string s, std::size_t w) {
-  if (s.size() < w) s.append(w - s.size(), ' ');
+  s.append(s.size() < w ? w - s.size() : 1, ' ');
   return s;
 }
 
@@ -166,7 +168,8 @@ std::string format_report(const ValidationReport& r) {
       continue;
     }
     o += pad(row.sim.mapping, 24) + fmt("%8.0f", row.sim.clock_mhz) + fmt("%13.1f", g.time_us) +
-         fmt("%14.1f", row.predicted_us()) + fmt("%10.1f", row.error_percent()) + "\n";
+         fmt("%14.1f", row.predicted_us()) + fmt("%10.1f", row.error_percent()) +
+         (g.padded() ? "  (ran padded: " + g.ran_shape() + ")" : "") + "\n";
   }
   auto line = [&](const char* what, const Agreement& a, const char* target) {
     if (a.n == 0) return;
@@ -262,6 +265,7 @@ nlohmann::json report_json(const ValidationReport& r) {
     nlohmann::json g{{"name", row.measured.name},     {"shape", row.measured.shape()},
                      {"kernel", row.measured.kernel}, {"measured_us", row.measured.time_us},
                      {"l2", row.measured.l2},         {"simulated", row.simulated}};
+    if (row.measured.padded()) g["ran_shape"] = row.measured.ran_shape();  // what was timed
     if (row.simulated) {
       g["predicted_us"] = row.predicted_us();
       g["error_percent"] = row.error_percent();

@@ -73,7 +73,8 @@ bool simulation_args(const MeasuredGemm& g, const std::string& arch,
     std::snprintf(buf, sizeof buf, "%g", v);
     return std::string(buf);
   };
-  args = {"run", "--arch", arch, "--gemm", g.shape(), "--dtype", g.dtype, "--l2", g.l2};
+  // What the kernel ran: our kernels' zero-padded problem where the harness padded it.
+  args = {"run", "--arch", arch, "--gemm", g.ran_shape(), "--dtype", g.dtype, "--l2", g.l2};
   if (sparse24) args.insert(args.end(), {"--sparsity", "2:4", "--no-dense-baseline"});
   // Our 2:4 kernel issues its warp tile column by column (validation/cuda/sp24_kernel.cuh: B
   // loaded once per column of mma.sp); the others row by row, the mapping's default.
