@@ -104,7 +104,7 @@ step() {
 }
 
 # ---- plan ----
-plan="env 20 | binaries (use carried, else build) 240 | smoke 60 | bitcapture 45 | ubench 90 | suite_real 200 | suite_vendor 90 | suite_ours 130 | energy 150 | pytorch 90 | suite_bsr 130 | suite_csr 170 | ncu 30 | ncu_csr 40 | ncu_epilogue 30 | ncu_epilogue_torch 60 | vendor_kernels 90"
+plan="env 20 | binaries (use carried, else build) 240 | smoke 60 | bitcapture 45 | ubench 90 | suite_real 200 | suite_vendor 90 | suite_ours 130 | energy 150 | pytorch 90 | suite_bsr 130 | suite_csr 170 | ncu 30 | ncu_csr 40 | ncu_epilogue 30 | ncu_epilogue_torch 60 | ncu_anatomy_stalls 120 | ncu_cold_warm_all 30 | ncu_cold_warm_none 30 | vendor_kernels 90"
 say "plan (seconds, each capped by the budget left): $plan"
 say "budget ${budget}s; output $out (at most 8 files); dry run: $dry"
 
@@ -299,6 +299,36 @@ if [ "$gpu" = yes ]; then
         "$PYTHON" "$root/validation/pytorch/baselines.py" --out "$work/ncu_epilogue_torch.json" \
         --only-gemms square_4096 --kernels torch_24_cutlass --runs 1 --warmup 0 --family-timeout 50
     fi
+    # Where our kernels' loops lose to their fragment loads (docs/notes.md, "The 2:4 kernel's
+    # mainloop anatomy" and 2026-11-29): at 256x128 the GPU's no_copy_no_barrier runs 8%
+    # (dense) and 18% (2:4) under mma_only, the model's 0-1%. The warps' stall reasons on
+    # one timed launch (the 2nd invocation, after the warm-up) of each kernel's mma_only
+    # (parts 8), no_copy_no_barrier (12) and full (15) at that tile, from the anatomy: an
+    # MIO queue shows as mio_throttle, a fragment's latency as short_scoreboard.
+    stall_metrics=gpu__time_duration.sum,sm__cycles_elapsed.avg,smsp__inst_executed.sum
+    for r in mio_throttle short_scoreboard math_pipe_throttle long_scoreboard barrier wait \
+      not_selected dispatch_stall no_instruction; do
+      stall_metrics+=,smsp__warp_issue_stalled_${r}_per_warp_active.pct
+    done
+    stall_metrics+=,smsp__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active
+    stall_metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
+    note="stall reasons, anatomy 256x128 parts 8/12/15: work/ncu_anatomy_stalls.log"
+    step ncu_anatomy_stalls 120 ncu --clock-control none --csv --kernel-name-base demangled \
+      --kernel-id "::regex:(dense|sp24)_gemm<256, 128, 64, 64, 64, 3, [^0-9>]*(8|12|15)[^0-9>]*>:2" \
+      --metrics "$stall_metrics" "$bin/stcsim_ubench" --only mainloop_anatomy \
+      --out "$work/ncu_anatomy_run.json"
+    # The cold-start cost a repeat does not pay (docs/notes.md, "A benchmark loop's L2": small
+    # GEMMs 0.4-1.6 us faster back to back, which the L2's state does not explain): one
+    # small GEMM's launches with every cache flushed before each (ncu's default) and with
+    # none, cycles, instruction-fetch stalls and L2 misses side by side.
+    cw_metrics=gpu__time_duration.sum,sm__cycles_elapsed.avg,smsp__warp_issue_stalled_no_instruction_per_warp_active.pct,smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct,lts__t_sectors_op_read_lookup_miss.sum,dram__bytes_read.sum
+    for cc in all none; do
+      note="128x3072x768 dense, --cache-control $cc: work/ncu_cold_warm_$cc.log"
+      step "ncu_cold_warm_$cc" 30 ncu --clock-control none --cache-control "$cc" --csv \
+        --kernel-name regex:dense_gemm --launch-count 3 --metrics "$cw_metrics" \
+        "$bin/stcsim_validate_gpu" --gemm 128x3072x768 --kernels dense --runs 3 --warmup 0 \
+        --max-launches 1 --energy-ms 0 --label ncu_cold_warm --out "$work/ncu_cold_warm_$cc.json"
+    done
     # Which kernels the vendor libraries launch for each GEMM of the suite: cuBLAS's sm90
     # kernel names carry the tile, the cluster and split-K, so validate can simulate what
     # ran instead of the chooser's guess. One timed launch each; names only (one metric).
