@@ -26,9 +26,10 @@ BlockDist parse_block_dist(const std::string& s) {
 }
 
 BlockMap make_block_map(std::int64_t rows, std::int64_t cols, int r, int c, double sparsity,
-                        BlockDist dist, std::uint64_t seed) {
+                        BlockDist dist, std::uint64_t seed, int min_per_row) {
   if (r < 1 || c < 1 || r > 64 || c > 64) throw InputError("block size must be 1x1 to 64x64");
   if (!(sparsity >= 0 && sparsity <= 1)) throw InputError("block sparsity must be in [0, 1]");
+  if (min_per_row < 0) throw InputError("blocks kept a row: the floor must be 0 or more");
   BlockMap b;
   b.r = r;
   b.c = c;
@@ -87,8 +88,13 @@ BlockMap make_block_map(std::int64_t rows, std::int64_t cols, int r, int c, doub
     }
   }
   b.row_ptr.push_back(0);
+  for (std::int64_t& k : keep) k = std::max<std::int64_t>(k, min_per_row);  // then capped at C
   std::int64_t kept = 0;
   for (const std::int64_t k : keep) kept += std::clamp<std::int64_t>(k, 0, C);
+  if (double(kept) > 2147483647.0)
+    throw InputError("the map would keep " + std::to_string(kept) +
+                     " blocks, more than 2^31-1 (32-bit row offsets): use larger blocks or "
+                     "higher sparsity");
   b.col_idx.reserve(std::size_t(kept));
   std::vector<std::uint64_t> h(static_cast<std::size_t>(C));
   std::vector<std::pair<std::uint64_t, int>> cand;

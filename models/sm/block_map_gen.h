@@ -18,8 +18,11 @@ namespace stcsim {
 enum class BlockDist { Uniform, Skewed };
 BlockDist parse_block_dist(const std::string& s);  // InputError for others
 
+// min_per_row: every block row keeps at least this many blocks (capped at a full row), as a
+// map pruned by magnitude with a floor does (the validation harness keeps one a row); rows
+// raised to it add to the total. 0: no floor.
 BlockMap make_block_map(std::int64_t rows, std::int64_t cols, int r, int c, double sparsity,
-                        BlockDist dist, std::uint64_t seed);
+                        BlockDist dist, std::uint64_t seed, int min_per_row = 0);
 
 // The r x c blocks that cover the nonzeros of an unstructured (1x1) mask of a weight
 // [rows, cols]: a block is kept when any of its elements is (nothing is re-pruned).

@@ -47,6 +47,7 @@ struct RunOptions {
   bool functional = false;
   std::string seed = "1";
   std::string block, block_dist = "uniform";
+  std::string block_min_per_row = "0";
   std::string unstructured;
   std::string unstructured_kernel = "csr";
   std::string block_seed = "1";
@@ -192,6 +193,10 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("--block-dist", o->block_dist,
                   "with --block: uniform|skewed (Zipf-like over block rows)")
       ->capture_default_str();
+  sub->add_option("--block-min-per-row", o->block_min_per_row,
+                  "with --block: every block row keeps at least this many blocks (a pruning "
+                  "with a floor; the validation harness keeps one)")
+      ->capture_default_str();
   sub->add_option("--block-seed", o->block_seed,
                   "with --block or --unstructured: seed of the synthetic map")
       ->capture_default_str();
@@ -234,6 +239,8 @@ Command add_run_command(CLI::App& app) {
     const L2Policy l2 = l2_policy_option("--l2", o->l2);
     const std::uint64_t block_seed =
         std::uint64_t(int_option("--block-seed", o->block_seed, 0, kMaxSeed));
+    const int block_floor =
+        int(int_option("--block-min-per-row", o->block_min_per_row, 0, 1 << 20));
     const double unstructured =
         given("--unstructured") ? fraction_option("--unstructured", o->unstructured) : -1;
     if (given("--out")) check_output_dir("--out", o->out);
@@ -286,8 +293,9 @@ Command add_run_command(CLI::App& app) {
       const BlockDist dist = parse_block_dist(o->block_dist);
       for (auto& op : req.ops) {
         admit_block_map(op, b.r, b.c, b.sparsity, "--block " + o->block);
-        op.block_map = std::make_shared<BlockMap>(make_block_map(
-            std::int64_t(op.batch) * op.n, op.k, b.r, b.c, b.sparsity, dist, block_seed));
+        op.block_map =
+            std::make_shared<BlockMap>(make_block_map(std::int64_t(op.batch) * op.n, op.k, b.r, b.c,
+                                                      b.sparsity, dist, block_seed, block_floor));
         op.weight_pattern = "block:" + std::to_string(b.r) + "x" + std::to_string(b.c);
       }
     }

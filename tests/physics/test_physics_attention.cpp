@@ -33,7 +33,7 @@ TEST_CASE("physics_attention_f16_causal_keeps_its_share_of_the_work", "[physics]
   for (const char* arch : {"a100", "h100"})
     for (int tokens : {1000, 2048}) {
       const int heads = 16;
-      // Without the launch latency (the h100's 2.9 us, fitted to our H100): a constant per
+      // Without the launch latency (the h100's 2.5 us, fitted to our H100): a constant per
       // kernel that would hide the work the mask saves on the short GEMMs.
       const auto j =
           run_stats(std::string("--arch ") + arch + " --trace " + attention_trace(tokens, heads) +

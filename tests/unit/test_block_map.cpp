@@ -8,6 +8,7 @@
 
 #include "models/kernels/block_plan.h"
 #include "models/sm/block_map_gen.h"
+#include "sim/core/input_error.h"
 
 using namespace stcsim;
 
@@ -78,6 +79,28 @@ TEST_CASE("block_map_rows_keep_their_lowest_hashes_as_a_full_sort_does", "[unit]
                                 ? std::llround((1.0 - s) * double(cols)) * rows
                                 : std::llround((1.0 - s) * double(cols) * double(rows))));
         }
+}
+
+// A floor of blocks a row (the validation harness keeps at least one): a narrow weight at
+// 90% keeps round(0.1 x 2) = 0 blocks a row without it, one with it; rows above the floor
+// keep their count, and the kept sets stay nested across sparsities.
+TEST_CASE("block_map_floor_keeps_at_least_that_many_a_row", "[unit][block]") {
+  const BlockMap none = make_block_map(256, 64, 32, 32, 0.9, BlockDist::Uniform, 1);
+  CHECK(none.nnz() == 0);
+  const BlockMap one = make_block_map(256, 64, 32, 32, 0.9, BlockDist::Uniform, 1, 1);
+  for (std::size_t i = 0; i + 1 < one.row_ptr.size(); ++i)
+    CHECK(one.row_ptr[i + 1] - one.row_ptr[i] == 1);
+  const BlockMap wide = make_block_map(256, 512, 32, 32, 0.5, BlockDist::Uniform, 1, 1);
+  const BlockMap wide0 = make_block_map(256, 512, 32, 32, 0.5, BlockDist::Uniform, 1);
+  CHECK(wide.col_idx == wide0.col_idx);  // 8 a row: the floor of one changes nothing
+  const BlockMap all = make_block_map(256, 64, 32, 32, 0.9, BlockDist::Uniform, 1, 5);
+  CHECK(all.nnz() == 8 * 2);  // capped at the row's two blocks
+  const BlockMap half = make_block_map(256, 64, 32, 32, 0.5, BlockDist::Uniform, 1, 1);
+  for (int i = 0; i < 8; ++i)  // one's block is the lowest hash, kept at 0.5 too
+    CHECK(std::find(half.col_idx.begin() + half.row_ptr[i],
+                    half.col_idx.begin() + half.row_ptr[i + 1],
+                    one.col_idx[std::size_t(i)]) != half.col_idx.begin() + half.row_ptr[i + 1]);
+  CHECK_THROWS_AS(make_block_map(256, 64, 32, 32, 0.9, BlockDist::Uniform, 1, -1), InputError);
 }
 
 TEST_CASE("block_plan_kept_k_ktiles_and_bytes", "[unit][block]") {

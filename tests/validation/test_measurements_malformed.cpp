@@ -303,3 +303,23 @@ TEST_CASE("measurements_padded_entries_are_simulated_as_they_ran", "[validation]
       write_temp("padded_no_k.json", file_with_gemm_fields(R"(, "padding": {"m": 256, "n": 256})"));
   CHECK_THROWS_WITH(load_measurements(no_k), Contains("gemms[0].padding"));
 }
+
+// The harness keeps round(density x block columns) blocks a block row, and at least one
+// (validation/harness/operands.cpp): validate's synthetic maps take the same floor.
+TEST_CASE("measurements_bsr_entries_keep_a_block_a_row_as_the_harness",
+          "[validation][measurements]") {
+  MeasuredGemm g = load_measurements(write_temp(
+      "bsr_floor.json",
+      file_with_gemm_fields(
+          R"(, "bsr": {"block_rows": 32, "block_cols": 32, "sparsity": 0.9})")))[0]
+                       .gemms[0];
+  g.kernel = "stcsim_bsr";
+  g.sparsity = "bsr";
+  std::vector<std::string> args;
+  std::string why;
+  REQUIRE(simulation_args(g, "h200", std::nullopt, {}, args, why));
+  const auto at = std::find(args.begin(), args.end(), "--block-min-per-row");
+  REQUIRE(at + 1 < args.end());
+  CHECK(*(at + 1) == "1");
+  CHECK(std::find(args.begin(), args.end(), "32x32@0.9") != args.end());
+}

@@ -89,10 +89,14 @@ bool simulation_args(const MeasuredGemm& g, const std::string& arch,
   if (k == "stcsim_dense" || k == "stcsim_sp24" || k == "stcsim_bsr")
     args.insert(args.end(), {"-p", "mapping.epilogue_staging=output"});
   // The simulator's synthetic maps keep the same count per block row (per row), as the
-  // measured kernels' pruning does; which blocks are kept differs, their number does not.
+  // measured kernels' pruning does: round(density x block columns), and at least one
+  // (validation/harness/operands.cpp), so a narrow weight at 90% keeps a block a row rather
+  // than none. Which blocks are kept differs, their number does not.
   if (bsr)
-    args.insert(args.end(), {"--block", std::to_string(g.block_rows) + "x" +
-                                            std::to_string(g.block_cols) + "@" + level(g.pruned)});
+    args.insert(args.end(), {"--block",
+                             std::to_string(g.block_rows) + "x" + std::to_string(g.block_cols) +
+                                 "@" + level(g.pruned),
+                             "--block-min-per-row", "1"});
   if (csr)
     args.insert(args.end(), {"--unstructured", level(g.pruned), "--unstructured-kernel", "csr",
                              "-p", "mapping.csr_gather_loop=" + g.csr_gather_loop});
