@@ -100,6 +100,8 @@ TEST_CASE("cli_abuse_each_case_exits_2_naming_the_input", "[cli][abuse]") {
       {"run --seed -1" + g, {"--seed", "-1"}},
       {"run --seed 0x10" + g, {"--seed", "0x10"}},
       {"run --block-seed 1e3" + g, {"--block-seed", "1e3"}},
+      {"run --block 32x32@0.5 --block-min-per-row -1" + g, {"--block-min-per-row", "-1"}},
+      {"run --block 32x32@0.5 --block-min-per-row one" + g, {"--block-min-per-row", "one"}},
       {"run --max-memory -1" + g, {"--max-memory", "-1"}},
       {"run --max-memory 8Q" + g, {"--max-memory", "8Q"}},
       {"run -p gpu.num_sms=010" + g, {"gpu.num_sms", "010", "leading zeros"}},
