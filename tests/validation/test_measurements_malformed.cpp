@@ -289,6 +289,12 @@ TEST_CASE("measurements_padded_entries_are_simulated_as_they_ran", "[validation]
                                  .gemms[0];
   CHECK(!plain.padded());
   CHECK(gemm_arg(plain) == "256x256x256");
+  const MeasuredGemm same = load_measurements(write_temp(
+      "padded_same.json",
+      file_with_gemm_fields(R"(, "padding": {"m": 256, "n": 256, "k": 256})")))[0]
+                                .gemms[0];
+  CHECK(!same.padded());  // padded to itself: nothing to mark
+  CHECK(same.ran_shape() == "256x256x256");
   const auto smaller =
       write_temp("padded_smaller.json",
                  file_with_gemm_fields(R"(, "padding": {"m": 256, "n": 128, "k": 256})"));

@@ -58,7 +58,8 @@ struct MeasuredGemm {
 
   bool ours() const { return kernel.rfind("stcsim_", 0) == 0; }
   std::string shape() const;  // "MxNxK"
-  bool padded() const { return ran_m > 0; }
+  // Whether what ran differs from the GEMM (a padding equal to it is no padding).
+  bool padded() const { return ran_m > 0 && (ran_m != m || ran_n != n || ran_k != k); }
   std::string ran_shape() const;  // the padded "MxNxK" when padded(), else shape()
 };
 
