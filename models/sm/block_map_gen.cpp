@@ -4,18 +4,18 @@
 #include <cmath>
 #include <numeric>
 
+#include "models/common/splitmix64.h"
 #include "sim/core/input_error.h"
 
 namespace stcsim {
 
 namespace {
-// splitmix64: a portable hash, so maps do not depend on the standard library's
-// distributions.
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
+// BSR/CSR row offsets are 32-bit, as in cuSPARSE's default.
+void refuse_over_32_bits(double blocks) {
+  if (blocks > 2147483647.0)
+    throw InputError("the map would keep " + std::to_string(std::llround(blocks)) +
+                     " blocks, more than 2^31-1 (32-bit row offsets): use larger blocks or "
+                     "higher sparsity");
 }
 }  // namespace
 
@@ -37,17 +37,14 @@ BlockMap make_block_map(std::int64_t rows, std::int64_t cols, int r, int c, doub
   b.block_cols = (cols + c - 1) / c;
   const std::int64_t R = b.block_rows, C = b.block_cols;
   const double per_row = (1.0 - sparsity) * double(C);
-  if (per_row * double(R) > 2147483647.0)  // BSR/CSR offsets are 32-bit, as in cuSPARSE's default
-    throw InputError(
-        "the map would keep " + std::to_string(std::llround(per_row * double(R))) +
-        " blocks, more than 2^31-1 (32-bit row offsets): use larger blocks or higher sparsity");
+  refuse_over_32_bits(per_row * double(R));  // before the rows' counts are allocated
   std::vector<std::int64_t> keep(static_cast<std::size_t>(R), std::llround(per_row));
   if (dist == BlockDist::Skewed) {
     const std::int64_t total = std::llround(per_row * double(R));
     std::vector<std::int64_t> order(static_cast<std::size_t>(R));
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b2) {
-      return mix(seed * 31 + std::uint64_t(a)) < mix(seed * 31 + std::uint64_t(b2));
+      return splitmix64(seed * 31 + std::uint64_t(a)) < splitmix64(seed * 31 + std::uint64_t(b2));
     });
     std::vector<double> w(static_cast<std::size_t>(R));
     for (std::int64_t i = 0; i < R; ++i)
@@ -91,17 +88,15 @@ BlockMap make_block_map(std::int64_t rows, std::int64_t cols, int r, int c, doub
   for (std::int64_t& k : keep) k = std::max<std::int64_t>(k, min_per_row);  // then capped at C
   std::int64_t kept = 0;
   for (const std::int64_t k : keep) kept += std::clamp<std::int64_t>(k, 0, C);
-  if (double(kept) > 2147483647.0)
-    throw InputError("the map would keep " + std::to_string(kept) +
-                     " blocks, more than 2^31-1 (32-bit row offsets): use larger blocks or "
-                     "higher sparsity");
+  refuse_over_32_bits(double(kept));  // the rounded counts, and the floor's
   b.col_idx.reserve(std::size_t(kept));
   std::vector<std::uint64_t> h(static_cast<std::size_t>(C));
   std::vector<std::pair<std::uint64_t, int>> cand;
   for (std::int64_t i = 0; i < R; ++i) {
     const std::int64_t n = std::clamp<std::int64_t>(keep[std::size_t(i)], 0, C);
     for (std::int64_t j = 0; j < C; ++j)
-      h[std::size_t(j)] = mix(seed ^ mix(std::uint64_t(i) * std::uint64_t(C) + std::uint64_t(j)));
+      h[std::size_t(j)] =
+          splitmix64(seed ^ splitmix64(std::uint64_t(i) * std::uint64_t(C) + std::uint64_t(j)));
     // The row keeps its n smallest (hash, column) pairs, in column order. The hashes are
     // uniform, so the n-th smallest lies near n/C of the range: take the columns under a
     // cut a few standard deviations above that, and select among them alone (the same set

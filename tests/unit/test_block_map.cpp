@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/common/splitmix64.h"
 #include "models/kernels/block_plan.h"
 #include "models/sm/block_map_gen.h"
 #include "sim/core/input_error.h"
@@ -37,19 +38,9 @@ TEST_CASE("block_map_skewed_same_total_unequal_rows", "[unit][block]") {
   CHECK(mx == 64);  // the heaviest rows are full
 }
 
-namespace {
-// splitmix64, the generator's documented hash: the reference below picks each row's
-// columns from it the plain way, over every column.
-std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-}  // namespace
-
-// Each row keeps its n lowest (hash, column) pairs; the generator selects them among the
-// columns under a cut, the reference sorts all of them: the same columns, row by row.
+// Each row keeps its n lowest (hash, column) pairs under splitmix64; the generator selects
+// them among the columns under a cut, the reference sorts all of them: the same columns,
+// row by row.
 TEST_CASE("block_map_rows_keep_their_lowest_hashes_as_a_full_sort_does", "[unit][block]") {
   const std::int64_t shapes[][2] = {{1, 1}, {3, 7}, {17, 64}, {40, 333}, {8, 4096}};
   for (const auto& [rows, cols] : shapes)

@@ -34,6 +34,17 @@ std::string file_with_gemm_fields(const std::string& extra) {
          "}]}";
 }
 
+// The value after `flag` in the `stcsim` arguments validate simulates g with.
+std::string simulated_arg(const MeasuredGemm& g, const char* arch, const char* flag) {
+  std::vector<std::string> args;
+  std::string why;
+  REQUIRE(simulation_args(g, arch, std::nullopt, {}, args, why));
+  const auto at = std::find(args.begin(), args.end(), flag);
+  REQUIRE(at != args.end());
+  REQUIRE(at + 1 != args.end());
+  return *(at + 1);
+}
+
 }  // namespace
 
 TEST_CASE("measurements_schema_of_the_wrong_type_is_an_input_error", "[validation][measurements]") {
@@ -211,15 +222,7 @@ TEST_CASE("measurements_our_kernels_are_simulated_with_their_loop_instructions",
 // {median} object from the harness, a list of samples from the PyTorch baselines) under
 // --l2 repeat and leaves out entries without it.
 TEST_CASE("measurements_time_l2_reaches_the_simulation", "[validation][measurements]") {
-  auto l2_of = [](const MeasuredGemm& g) {
-    std::vector<std::string> args;
-    std::string why;
-    REQUIRE(simulation_args(g, "a100", std::nullopt, {}, args, why));
-    const auto at = std::find(args.begin(), args.end(), "--l2");
-    REQUIRE(at != args.end());
-    REQUIRE(at + 1 != args.end());
-    return *(at + 1);
-  };
+  auto l2_of = [](const MeasuredGemm& g) { return simulated_arg(g, "a100", "--l2"); };
   const std::string head = R"({"schema": "stcsim-measurements/1", "device": {"name": "A100"}, )";
   const std::string gemm =
       R"("gemms": [{"name": "g", "kernel": "cublas", "m": 256, "n": 256, "k": 256,
@@ -266,14 +269,7 @@ TEST_CASE("measurements_time_l2_reaches_the_simulation", "[validation][measureme
 // that (entry.padding). validate simulates the problem that ran and keeps the GEMM's shape
 // for the report and the 2:4 pairs; a padding that is not the problem padded is refused.
 TEST_CASE("measurements_padded_entries_are_simulated_as_they_ran", "[validation][measurements]") {
-  auto gemm_arg = [](const MeasuredGemm& g) {
-    std::vector<std::string> args;
-    std::string why;
-    REQUIRE(simulation_args(g, "h200", std::nullopt, {}, args, why));
-    const auto at = std::find(args.begin(), args.end(), "--gemm");
-    REQUIRE(at + 1 < args.end());
-    return *(at + 1);
-  };
+  auto gemm_arg = [](const MeasuredGemm& g) { return simulated_arg(g, "h200", "--gemm"); };
   MeasuredGemm g = load_measurements(write_temp(
       "padded.json",
       file_with_gemm_fields(
@@ -321,11 +317,6 @@ TEST_CASE("measurements_bsr_entries_keep_a_block_a_row_as_the_harness",
                        .gemms[0];
   g.kernel = "stcsim_bsr";
   g.sparsity = "bsr";
-  std::vector<std::string> args;
-  std::string why;
-  REQUIRE(simulation_args(g, "h200", std::nullopt, {}, args, why));
-  const auto at = std::find(args.begin(), args.end(), "--block-min-per-row");
-  REQUIRE(at + 1 < args.end());
-  CHECK(*(at + 1) == "1");
-  CHECK(std::find(args.begin(), args.end(), "32x32@0.9") != args.end());
+  CHECK(simulated_arg(g, "h200", "--block-min-per-row") == "1");
+  CHECK(simulated_arg(g, "h200", "--block") == "32x32@0.9");
 }

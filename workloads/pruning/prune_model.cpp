@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "models/common/splitmix64.h"
 #include "sim/core/input_error.h"
 #include "workloads/pruning/block_floor.h"
 #include "workloads/pruning/block_prune.h"
@@ -243,13 +244,6 @@ PruneResult prune_model(const Model& model, const PruneSpec& spec, const PruneOp
 }
 
 namespace {
-
-std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
 
 // Uniform in (0, 1): the top 53 bits, never 0.
 double unit(std::uint64_t bits) { return (double(bits >> 11) + 0.5) * (1.0 / 9007199254740992.0); }
