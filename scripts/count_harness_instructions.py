@@ -11,8 +11,10 @@ Usage: scripts/count_harness_instructions.py [PTX ...]
 Without arguments it compiles validation/cuda/gemm_dense.cu, gemm_sp24.cu, gemm_bsr.cu
 and validation/ubench/mainloop_bench.cu with nvcc (-O3, sm_90) into a temporary folder.
 
-PTX, not SASS: ptxas may fold or expand a few instructions (no SASS disassembler is
-installed on the build machine); the counts are per thread, i.e. per warp instruction.
+PTX, not SASS: ptxas may fold or expand a few instructions; the counts are per thread,
+i.e. per warp instruction. scripts/sass_schedule.py reads the SASS itself (opcodes, stall
+counts, scoreboards) from the cubin: the 2:4 kernel's loops have about three times these
+counts' cycles there (docs/notes.md, session 33).
 For each kernel entry it finds the k-tile loop (the one loop with mma or ldmatrix that
 holds every other such loop) and, for a rolled k-sub loop inside it (the 2:4 kernel, one
 trip per 32-wide k-sub), that loop too, and counts:
