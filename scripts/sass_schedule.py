@@ -25,6 +25,7 @@ table, the control-word fields and a known loop, and exits 0 (the test suite run
 """
 import argparse
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -32,7 +33,8 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NVCC = "/usr/local/cuda/bin/nvcc"
-SOURCES = ["validation/cuda/gemm_dense.cu", "validation/cuda/gemm_sp24.cu"]
+SOURCES = ["validation/cuda/gemm_dense.cu", "validation/cuda/gemm_sp24.cu",
+           "validation/cuda/gemm_bsr.cu"]
 
 OPCODES = {0x23C: "HMMA", 0x83B: "LDSM", 0x984: "LDS", 0xFAE: "LDGSTS", 0x9AF: "LDGDEPBAR",
            0x91A: "DEPBAR", 0xB1D: "BAR", 0x981: "LDG", 0x986: "STG", 0x947: "BRA",
@@ -117,7 +119,8 @@ def loops(code):
             continue
         t = branch_target(i, lo, hi)
         if t <= i:
-            yield t, i, [(j, l, h) for j, l, h in ins if t <= j <= i and opname(l) != "NOP"]
+            # NOPs inside a loop are ptxas's padding of a fixed latency: their stall counts.
+            yield t, i, [(j, l, h) for j, l, h in ins if t <= j <= i]
 
 
 def describe(body):
@@ -137,6 +140,115 @@ def listing(body):
                (" R%d" % c["read_sb"] if c["read_sb"] != 7 else "")
         waits = ",".join(str(k) for k in range(6) if c["wait"] >> k & 1)
         print("    %05x %-9s stall %2d  %-6s wait [%s]" % (i, opname(lo), c["stall"], sets, waits))
+
+
+KERNEL = re.compile(r"(dense|sp24|bsr)_gemmILi(\d+)ELi(\d+)ELi(\d+)ELi(\d+)ELi(\d+)ELi(\d+)E"
+                    r"(?:Lj(\d+)E)?")
+VARIANTS = {15: "full", 14: "no_copy", 12: "no_copy_no_barrier", 8: "mma_only", 7: "no_mma"}
+
+
+def always(lo):
+    """An instruction without a guard predicate (@PT)."""
+    return (lo >> 12) & 0xF == 7
+
+
+def path_stalls(ins, a, stop):
+    """(shortest, longest) stall-count sums from instruction a to stop (exclusive) through
+    the conditional forward branches between them (ins: the kernel's instructions)."""
+    at = {off: n for n, (off, _, _) in enumerate(ins)}
+    memo = {}
+
+    def walk(n):
+        if n >= stop:
+            return (0, 0)
+        if n in memo:
+            return memo[n]
+        off, lo, hi = ins[n]
+        here = control(hi)["stall"]
+        t = at.get(branch_target(off, lo, hi)) if opname(lo) == "BRA" else None
+        if t is not None and n < t <= stop:
+            taken = walk(t)
+            if always(lo):
+                r = (here + taken[0], here + taken[1])
+            else:
+                fall = walk(n + 1)
+                r = (here + min(taken[0], fall[0]), here + max(taken[1], fall[1]))
+        else:
+            nxt = walk(n + 1)
+            r = (here + nxt[0], here + nxt[1])
+        memo[n] = r
+        return r
+
+    sys.setrecursionlimit(max(10000, 4 * (stop - a)))
+    return walk(a)
+
+
+def harness_row(name, code):
+    """The figures the model's issue model takes for one harness kernel (docs/mapping.md):
+    the k-tile's prelude cycles on the path that skips the copies and what the copies add
+    (stall counts from the k-tile loop's head to its first LDSM, its first HMMA where it
+    loads none, plus its tail after its last HMMA or inner loop), and for a rolled k-sub
+    loop its prelude cycles (its head to its first LDSM, plus its back edge after its last
+    HMMA), the number of HMMA issued before the first that waits on fragments loaded after
+    an earlier HMMA (0: none), and the cycles from the first HMMA's issue to that second
+    group's last LDSM."""
+    m = KERNEL.search(name)
+    if not m:
+        return None
+    ins = list(instructions(code))
+    idx = {off: n for n, (off, _, _) in enumerate(ins)}
+    found = []
+    for t, e, body in loops(code):
+        names = {opname(lo) for _, lo, _ in body}
+        if t < e and names & {"HMMA", "LDSM"}:
+            found.append((idx[t], idx[e]))
+    if not found:
+        return None
+    outer = max(found, key=lambda r: r[1] - r[0])
+    inner = [r for r in found if r != outer and outer[0] <= r[0] and r[1] <= outer[1]]
+    parts = int(m.group(8)) if m.group(8) else 15
+    if len(inner) > 1:
+        raise SystemExit(f"{name}: more than one loop inside the k-tile loop")
+    first = lambda a, b, op: next((n for n in range(a, b + 1) if opname(ins[n][1]) == op), None)
+    last = lambda a, b, op: next((n for n in range(b, a - 1, -1) if opname(ins[n][1]) == op), None)
+    stop = first(outer[0], outer[1], "LDSM")
+    if stop is None:
+        stop = first(outer[0], outer[1], "HMMA")
+    shortest, longest = path_stalls(ins, outer[0], stop) if stop is not None else (0, 0)
+    # The k-tile loop's tail: after its last HMMA (or its inner loop's back edge) through
+    # its own back edge.
+    tail_from = inner[0][1] + 1 if inner else (last(outer[0], outer[1], "HMMA") or outer[1]) + 1
+    tail = sum(control(ins[n][2])["stall"] for n in range(tail_from, outer[1] + 1))
+    row = {"kernel": m.group(1), "cta": tuple(int(x) for x in m.groups()[1:7]),
+           "variant": VARIANTS.get(parts, str(parts)), "ktile_prelude_cycles": shortest + tail,
+           "ktile_copy_cycles": longest - shortest, "ksub_prelude_cycles": 0,
+           "ksub_rest_from": 0, "ksub_rest_gap": 0}
+    if inner:
+        h, e = inner[0]
+        s0 = first(h, e, "LDSM")
+        if s0 is None:  # no fragment loads (the anatomy's mma_only): up to its first mma
+            s0 = first(h, e, "HMMA")
+        h_last = last(h, e, "HMMA")
+        pre = sum(control(ins[n][2])["stall"] for n in range(h, s0 if s0 is not None else h))
+        back = sum(control(ins[n][2])["stall"] for n in range(h_last + 1, e + 1)) if h_last else 0
+        row["ksub_prelude_cycles"] = pre + back
+        hmma = [n for n in range(h, e + 1) if opname(ins[n][1]) == "HMMA"]
+        for r in range(1, len(hmma)):
+            # The scoreboards this HMMA waits on, each set last by which instruction before it.
+            waits = control(ins[hmma[r]][2])["wait"]
+            setter = {}
+            for n in range(h, hmma[r]):
+                sb = control(ins[n][2])["write_sb"]
+                if sb != 7:
+                    setter[sb] = n
+            late = [n for sb, n in setter.items() if waits >> sb & 1 and n > hmma[0]
+                    and opname(ins[n][1]) == "LDSM"]
+            if late:
+                row["ksub_rest_from"] = r
+                row["ksub_rest_gap"] = sum(control(ins[n][2])["stall"]
+                                           for n in range(hmma[0], max(late)))
+                break
+    return row
 
 
 def compile_cubin(src, out, source_text=None):
@@ -207,6 +319,8 @@ def main():
     ap.add_argument("--kernel", default="", help="only kernels whose mangled name contains this")
     ap.add_argument("--list", action="store_true", help="each loop's instructions")
     ap.add_argument("--self-test", action="store_true")
+    ap.add_argument("--table", action="store_true",
+                    help="the harness kernels' rows for models/mapping/harness_loop_instructions.cpp")
     a = ap.parse_args()
     if not os.path.exists(NVCC):
         print(f"sass_schedule: {NVCC} not found", file=sys.stderr)
@@ -217,6 +331,16 @@ def main():
         cubins = a.cubins or [compile_cubin(os.path.join(ROOT, s),
                                             os.path.join(tmp, os.path.basename(s) + ".cubin"))
                               for s in SOURCES]
+        if a.table:
+            rows = [r for path in cubins for name, code in text_sections(path)
+                    for r in [harness_row(name, code)] if r and a.kernel in name]
+            print("kernel cta_m cta_n cta_k warp_m warp_n stages variant ktile_prelude_cycles "
+                  "ktile_copy_cycles ksub_prelude_cycles ksub_rest_from ksub_rest_gap")
+            for r in sorted(rows, key=lambda r: (r["kernel"], r["variant"], r["cta"])):
+                print(r["kernel"], *r["cta"], r["variant"], r["ktile_prelude_cycles"],
+                      r["ktile_copy_cycles"], r["ksub_prelude_cycles"], r["ksub_rest_from"],
+                      r["ksub_rest_gap"])
+            return 0
         for path in cubins:
             for name, code in text_sections(path):
                 if a.kernel not in name:

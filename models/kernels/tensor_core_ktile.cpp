@@ -17,6 +17,7 @@ TensorCoreWarps::TensorCoreWarps(const KernelMapping& map, const MmaKind& kind,
                                        map.warp_n * double(input_bytes(kind.dtype))) +
                      (kind.sparsity.dense() ? 0.0 : map.warp_m / kind.shape().m * 32 * 4.0)),
       b_buffers(map.b_fragment_buffers > 0 ? map.b_fragment_buffers : 2),
+      b_columns(map.warp_n / kind.shape().n),
       parts(map.mainloop_parts),
       sync_at_ktile_end(map.barrier_point == "ktile_end"),
       loop(map.loop) {}
@@ -64,6 +65,16 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
     const int prelude =
         sub == 0 ? t.loop.ktile_prelude + (copy_bytes > 0 ? t.loop.ktile_copy_instructions : 0)
                  : (t.loop.rolled_ksubs ? t.loop.ksub_prelude : 0);
+    // The same instructions as the warp issues them alone (their stall counts), where known.
+    const auto own = [&](int cycles, int instructions) {
+      return cycles > 0 ? double(cycles) : instructions / issue_rate;
+    };
+    const double prelude_cycles =
+        sub == 0
+            ? own(t.loop.ktile_prelude_cycles, t.loop.ktile_prelude) +
+                  (copy_bytes > 0 ? own(t.loop.ktile_copy_cycles, t.loop.ktile_copy_instructions)
+                                  : 0.0)
+            : (t.loop.rolled_ksubs ? own(t.loop.ksub_prelude_cycles, t.loop.ksub_prelude) : 0.0);
     for (int w = 0; w < nwarps; ++w) {
       WarpState& ws = warps[std::size_t(w)];
       // Fragments of k-sub `sub` load while the warp's mma of `sub-1` issue; in a rolled
@@ -72,13 +83,17 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
       Cycle ready = t.loop.rolled_ksubs ? std::max(barrier, ws.last_issue + 1)
                     : sub == 0 && sync  ? barrier
                                         : std::max(barrier, ws.first_issue);
-      if (prelude > 0) {
+      if (prelude > 0 || prelude_cycles > 0) {
         // On the sub-core's issue port, one warp's run after another's: warps ready
         // together in slot order (the scheduler's greedy rule: the lower slot first), a
         // run in the earliest idle stretch from its ready cycle (IssuePort). Only these
-        // runs take the port here: an mma's own issue slot is not charged on it.
+        // runs take the port here: an mma's own issue slot is not charged on it. The warp
+        // itself is through them no sooner than its own schedule's stall counts allow.
         const double cycles = prelude / issue_rate;
-        ready = sm.issue[std::size_t((first + w) % nsub)].reserve(ready, cycles) + cycles;
+        const Cycle own_done = ready + prelude_cycles;
+        if (prelude > 0)
+          ready = sm.issue[std::size_t((first + w) % nsub)].reserve(ready, cycles) + cycles;
+        ready = std::max(ready, own_done);
       }
       const bool load = frags || (sub == 0 && cause == StallCause::CtaBoundary);
       if (!load) {
@@ -93,6 +108,14 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
         const Cycle b_done = sm.smem.read(std::max(ready, ws.last_issue + 1), f.b);
         ws.frag_ready = std::max(a_done, b_done);
       }
+      // A rolled k-sub whose later B fragments load after its first mma (ptxas's order):
+      // they land `ksub_rest_gap` cycles after that mma issues (taken as when the first
+      // fragments are in, the earliest it can) plus one load's wavefronts and latency.
+      // Their wavefronts were counted on the port with the rest, at the k-sub's top.
+      ws.rest_from = load && frags && t.loop.rolled_ksubs ? t.loop.ksub_rest_from : 0;
+      if (ws.rest_from > 0)
+        ws.rest_ready = ws.frag_ready + t.loop.ksub_rest_gap +
+                        double(f.b) / std::max(1, t.b_columns) + sm.smem.latency_cycles();
       ws.frag_cause = sub == 0 ? cause : StallCause::Operand;
       // Written into the warp's registers; issue_ksub puts them on the sub-core's pipe.
       ws.frag_write_bytes = load && writes ? t.fragment_bytes : 0;

@@ -29,6 +29,7 @@ struct TensorCoreWarps {
   // pair hold the same word: the mma.sp reads the bits it uses, the load writes them all).
   double fragment_bytes = 0;
   int b_buffers = 2;  // KernelMapping::b_fragment_buffers: 1 reloads B after its last mma
+  int b_columns = 1;  // the warp tile's mma columns (warp_n / mma n): B fragments a k-sub
   unsigned parts = kMainloopAll;   // KernelMapping::mainloop_parts
   bool sync_at_ktile_end = false;  // KernelMapping::barrier_point "ktile_end"
   LoopInstructions loop;           // KernelMapping::loop: preludes on the issue port

@@ -3,8 +3,9 @@
 // scripts/count_harness_instructions.py in their PTX (nvcc 13.0, -O3, sm_90;
 // validation/cuda/gemm_dense.cu, gemm_sp24.cu, gemm_bsr.cu and
 // validation/ubench/mainloop_bench.cu). stcsim validate simulates our kernels with these,
-// and the mainloop-anatomy microbenchmark its variants. PTX, not SASS: ptxas may fold or
-// add a few; rerun the script after changing a kernel's loop.
+// and the mainloop-anatomy microbenchmark its variants. The instruction counts are PTX's;
+// the cycles and the rolled k-sub's later fragment group are the SASS's, read from the
+// cubins by scripts/sass_schedule.py --table. Rerun both after changing a kernel's loop.
 #pragma once
 #include <optional>
 #include <string>

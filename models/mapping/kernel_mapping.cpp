@@ -178,6 +178,24 @@ std::vector<ParamDecl> MappingRequest::params() {
       int_param("ksub_prelude_instructions", "instructions", d.loop.ksub_prelude, 0, 100000,
                 "with ksub_loop rolled: warp instructions at the top of each k-sub before its "
                 "first fragment load, on the sub-core's issue port"),
+      int_param("ktile_prelude_cycles", "cycles", d.loop.ktile_prelude_cycles, 0, 1000000,
+                "the k-tile top's instructions besides the copies' as one warp alone issues "
+                "them: the sum of their SASS stall counts (scripts/sass_schedule.py); they "
+                "still take ktile_prelude_instructions slots on the issue port; 0: one cycle "
+                "an instruction"),
+      int_param("ktile_copy_cycles", "cycles", d.loop.ktile_copy_cycles, 0, 1000000,
+                "the same for the copies' instructions (ktile_copy_instructions)"),
+      int_param("ksub_prelude_cycles", "cycles", d.loop.ksub_prelude_cycles, 0, 1000000,
+                "the same for a rolled k-sub loop's top and back edge "
+                "(ksub_prelude_instructions)"),
+      int_param("ksub_rest_from", "mma", d.loop.ksub_rest_from, 0, 100000,
+                "with ksub_loop rolled: the warp's mma from this index on (in its issue "
+                "order) wait for fragments it loads after its first mma (ptxas's order in the "
+                "harness's 2:4 kernel: the first column's B with A, the others after that "
+                "column's mma); 0: all load at the k-sub's top"),
+      int_param("ksub_rest_gap", "cycles", d.loop.ksub_rest_gap, 0, 100000,
+                "with ksub_rest_from: the cycles from the warp's first mma of the k-sub to "
+                "the issue of the load those later mma wait on (SASS stall counts)"),
       string_param("csr_gather_loop", d.csr_gather_loop, {"staged", "dependent"},
                    "the CSR kernel's loop over a stage's nonzeros: staged (Sputnik: the stage's "
                    "activation rows gathered into registers together, then the FMAs) or "
@@ -217,12 +235,20 @@ MappingRequest MappingRequest::from(const ParamSet& p) {
   r.loop.ktile_copy_instructions = int(p.get_int("ktile_copy_instructions"));
   r.loop.rolled_ksubs = p.get_string("ksub_loop") == "rolled";
   r.loop.ksub_prelude = int(p.get_int("ksub_prelude_instructions"));
+  r.loop.ktile_prelude_cycles = int(p.get_int("ktile_prelude_cycles"));
+  r.loop.ktile_copy_cycles = int(p.get_int("ktile_copy_cycles"));
+  r.loop.ksub_prelude_cycles = int(p.get_int("ksub_prelude_cycles"));
+  r.loop.ksub_rest_from = int(p.get_int("ksub_rest_from"));
+  r.loop.ksub_rest_gap = int(p.get_int("ksub_rest_gap"));
   return r;
 }
 
 std::string LoopInstructions::key() const {
   return std::to_string(ktile_prelude) + "+" + std::to_string(ktile_copy_instructions) +
-         (rolled_ksubs ? "r" : "u") + std::to_string(ksub_prelude);
+         (rolled_ksubs ? "r" : "u") + std::to_string(ksub_prelude) + "c" +
+         std::to_string(ktile_prelude_cycles) + "+" + std::to_string(ktile_copy_cycles) + "+" +
+         std::to_string(ksub_prelude_cycles) + "g" + std::to_string(ksub_rest_from) + "+" +
+         std::to_string(ksub_rest_gap);
 }
 
 std::vector<KernelMapping> mapping_candidates(Dtype d) {

@@ -53,10 +53,29 @@ struct LoopInstructions {
   // them across the loop's back edge), after `ksub_prelude` instructions at the loop's top.
   bool rolled_ksubs = false;
   int ksub_prelude = 0;
+  // The same stretches as the warp issues them alone, in cycles: the sum of the stall
+  // counts ptxas put on their instructions (its fixed-latency schedule: an instruction
+  // waiting on the previous one's result, a branch's 15), read from the SASS by
+  // scripts/sass_schedule.py. The instructions take their slots on the sub-core's issue
+  // port; these cycles delay only the warp that runs them (another warp fills its gaps).
+  // 0: as many cycles as instructions.
+  int ktile_prelude_cycles = 0;
+  int ktile_copy_cycles = 0;
+  int ksub_prelude_cycles = 0;
+  // A rolled k-sub loop whose later fragments load in program order after its first mma
+  // (ptxas's schedule of the harness's 2:4 kernel: A, the metadata and the first column's
+  // B, then that column's mma, then the other columns' B): its mma from index
+  // `ksub_rest_from` on wait for those, loaded `ksub_rest_gap` cycles after the first mma
+  // issues. 0: every fragment loads at the k-sub's top.
+  int ksub_rest_from = 0;
+  int ksub_rest_gap = 0;
   bool operator==(const LoopInstructions& o) const {
     return ktile_prelude == o.ktile_prelude &&
            ktile_copy_instructions == o.ktile_copy_instructions && rolled_ksubs == o.rolled_ksubs &&
-           ksub_prelude == o.ksub_prelude;
+           ksub_prelude == o.ksub_prelude && ktile_prelude_cycles == o.ktile_prelude_cycles &&
+           ktile_copy_cycles == o.ktile_copy_cycles &&
+           ksub_prelude_cycles == o.ksub_prelude_cycles && ksub_rest_from == o.ksub_rest_from &&
+           ksub_rest_gap == o.ksub_rest_gap;
   }
   std::string key() const;  // for memoization keys
 };

@@ -58,8 +58,15 @@ void issue_ksub(ITensorCore& pipe, const MmaKind& kind, const std::vector<WarpSt
   // A warp issues in program order: none of its instructions before its previous mma (of
   // an earlier k-sub), which a pipe that fills idle stretches would otherwise allow; the
   // order among warps is by readiness alone.
+  // The fragments mma i of warp w waits for: the k-sub's first loads, and from rest_from
+  // on the ones loaded after its first mma.
+  const auto frag_of = [&](int w, int i) {
+    const WarpState& ws = *warps[std::size_t(w)];
+    return ws.rest_from > 0 && i >= ws.rest_from ? std::max(ws.frag_ready, ws.rest_ready)
+                                                 : ws.frag_ready;
+  };
   const auto emit = [&](int w, int i) {
-    const Cycle frag = warps[std::size_t(w)]->frag_ready, a = s.acc[std::size_t(w)][i];
+    const Cycle frag = frag_of(w, i), a = s.acc[std::size_t(w)][i];
     ready[j] = std::max({frag, a, warps[std::size_t(w)]->last_issue});
     code[j] = w * 2 + (a > frag ? 1 : 0);
     index[j] = i;
@@ -68,11 +75,10 @@ void issue_ksub(ITensorCore& pipe, const MmaKind& kind, const std::vector<WarpSt
   if (nw == 2) {
     // Two warps a sub-core (the common case): a two-way merge (a100 4096³: 0.71 s with
     // the general scan below, 0.51 s with this).
-    const Cycle f0 = warps[0]->frag_ready, f1 = warps[1]->frag_ready;
     const Cycle *a0 = s.acc[0], *a1 = s.acc[1];
     int i0 = 0, i1 = 0;
     while (i0 < n && i1 < n) {
-      if (std::max(f1, a1[i1]) < std::max(f0, a0[i0]))
+      if (std::max(frag_of(1, i1), a1[i1]) < std::max(frag_of(0, i0), a0[i0]))
         emit(1, i1++);
       else
         emit(0, i0++);
@@ -86,7 +92,7 @@ void issue_ksub(ITensorCore& pipe, const MmaKind& kind, const std::vector<WarpSt
       for (int w = 0; w < nw; ++w) {
         const int i = s.next[std::size_t(w)];
         if (i >= n) continue;
-        const Cycle r = std::max(warps[std::size_t(w)]->frag_ready, s.acc[std::size_t(w)][i]);
+        const Cycle r = std::max(frag_of(w, i), s.acc[std::size_t(w)][i]);
         if (pick < 0 || r < best) {
           pick = w;
           best = r;

@@ -11,6 +11,10 @@ namespace stcsim {
 
 struct WarpState {
   Cycle frag_ready = 0;  // this k-sub's A/B fragments are in registers
+  // Where a k-sub loads some fragments after its first mma (LoopInstructions::
+  // ksub_rest_from): its mma from index rest_from on (issue order) wait for rest_ready too.
+  int rest_from = 0;  // 0: none
+  Cycle rest_ready = 0;
   // Bytes of those fragments written into the registers this k-sub (0: none loaded); a pipe
   // whose register path carries them (ITensorCore::write_registers) takes them just before
   // the warp's first mma of the k-sub.

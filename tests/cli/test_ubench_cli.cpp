@@ -102,8 +102,11 @@ TEST_CASE("ubench_mainloop_anatomy_parts_cost_time_and_never_beat_peak", "[cli][
       CHECK(f("no_copy") <= f("no_copy_no_barrier") * 1.001);
       CHECK(f("no_copy_no_barrier") <= f("mma_only") * 1.001);
       CHECK(f("full") <= f("no_mma") * 1.001);
-      // mma.sp's stream: the pipe's rate less waves, prologue and epilogue (0.85-0.95).
-      CHECK(f("mma_only") > (sparse ? 0.8 : 0.85) * peak);
+      // mma.sp's stream: the pipe's rate less waves, prologue and epilogue (0.85-0.95), and
+      // for the 2:4 kernel's rolled k-sub loop its back edge and loop top (24 SASS cycles a
+      // k-sub, which a lone warp a sub-core cannot hide: 128x128 fits one CTA an SM on the
+      // a100, 0.77).
+      CHECK(f("mma_only") > (sparse ? 0.75 : 0.85) * peak);
       // The K sweep (4096 x 4096 x K): more K never takes less time, and each CTA's fixed
       // cost weighs less the longer its loop, so the rate never falls with K. Zero operands:
       // the same launch (no data dependence in the model).

@@ -183,3 +183,78 @@ TEST_CASE("issue_port_a_co_resident_cta_finds_the_port_idle_before_a_later_reser
   using S = std::pair<Cycle, Cycle>;
   CHECK(sm.issue[0].stretches() == std::vector<S>{{1100, 1150}, {later, later + 16}});
 }
+
+TEST_CASE("issue_port_stall_cycles_delay_the_warp_not_the_port", "[component][issue]") {
+  const PresetEnv p("a100", "chooser");
+  // One warp a sub-core (128x128): a prelude of 13 instructions that ptxas spaced over 46
+  // cycles moves the k-tile by 46, and holds the port 13.
+  LoopInstructions loop;
+  loop.ktile_prelude = 13;
+  loop.ktile_prelude_cycles = 46;
+  const KtileRun none(p, tile(128, 128, 16, {}), 16);
+  const KtileRun pre(p, tile(128, 128, 16, loop), 16);
+  CHECK(pre.mma_done == none.mma_done + 46);
+  for (std::size_t w = 0; w < 4; ++w) {
+    CHECK(pre.warps[w].first_issue == none.warps[w].first_issue + 46);
+    CHECK(pre.sm.issue[w].busy_cycles() == 13);
+    CHECK(pre.sm.issue[w].free_at() == kBarrier + 13);
+  }
+  // Two warps a sub-core (256x128): warp w takes the port [1000, 1013) and is through at
+  // 1046; warp w+4 takes it [1013, 1026) and is through at 1013 + 46. Each warp's k-sub
+  // then loads and issues as it would have at those cycles.
+  const KtileRun two(p, tile(256, 128, 16, loop), 16);
+  LoopInstructions one_cycle = loop;
+  one_cycle.ktile_prelude_cycles = 0;  // 13 cycles: the port's turn alone
+  const KtileRun counts(p, tile(256, 128, 16, one_cycle), 16);
+  for (std::size_t w = 0; w < 4; ++w) {
+    CHECK(two.sm.issue[w].busy_cycles() == 26);
+    CHECK(counts.sm.issue[w].busy_cycles() == 26);
+    CHECK(two.warps[w].first_issue >= kBarrier + 46);
+    CHECK(two.warps[w + 4].first_issue >= kBarrier + 13 + 46);
+    CHECK(two.warps[w].first_issue > counts.warps[w].first_issue);
+  }
+  // Copy cycles only where the k-tile copies.
+  LoopInstructions copy = loop;
+  copy.ktile_copy_instructions = 38;
+  copy.ktile_copy_cycles = 58;
+  const KtileRun copying(p, tile(128, 128, 16, copy), 16, 0, 256);
+  const KtileRun idle(p, tile(128, 128, 16, copy), 16, 0, 0);
+  REQUIRE(p.smem->clone_empty()->fill(kBarrier, 256) - kBarrier < 46 + 58);
+  CHECK(copying.mma_done == none.mma_done + 46 + 58);
+  CHECK(idle.mma_done == none.mma_done + 46);
+}
+
+TEST_CASE("issue_port_rolled_ksub_waits_for_its_later_fragment_group", "[component][issue]") {
+  const PresetEnv p("a100", "chooser");
+  // One k-sub, one warp a sub-core (128x128, 64x64 warp tiles of m16n8k16: 32 mma in row
+  // order). With ksub_rest_from 8 the warp's mma 8-31 wait for fragments that land
+  // gap + one column's B wavefronts + the latency after the first fragments: a gap long
+  // enough that mma 0-7 have issued by then puts mma 8 exactly there.
+  LoopInstructions rolled;
+  rolled.rolled_ksubs = true;
+  const KtileRun base(p, tile(128, 128, 16, rolled), 16);
+  LoopInstructions rest = rolled;
+  rest.ksub_rest_from = 8;
+  rest.ksub_rest_gap = 500;
+  const KtileRun late(p, tile(128, 128, 16, rest), 16);
+  const WarpState& w = late.warps[0];
+  CHECK(w.rest_from == 8);
+  const FragmentReads& f = late.t.wavefronts[0][0];
+  const Cycle landed =
+      w.frag_ready + 500 + double(f.b) / late.t.b_columns + p.smem->latency_cycles();
+  CHECK(w.rest_ready == landed);
+  CHECK(late.t.b_columns == 8);
+  CHECK(w.first_issue == base.warps[0].first_issue);  // mma 0 does not wait
+  REQUIRE(base.warps[0].last_issue < landed);
+  // mma 8-31 issue back to back from `landed` (nothing else waits there): the last one
+  // 23 pipe intervals later, as the base run's last is 31 after its first.
+  const Cycle interval = (base.warps[0].last_issue - base.warps[0].first_issue) / 31;
+  CHECK(w.last_issue == landed + 23 * interval);
+  // Unrolled, the same fields do nothing.
+  LoopInstructions unrolled = rest;
+  unrolled.rolled_ksubs = false;
+  const KtileRun u(p, tile(128, 128, 16, unrolled), 16);
+  const KtileRun u0(p, tile(128, 128, 16, {}), 16);
+  CHECK(u.warps[0].rest_from == 0);
+  CHECK(u.mma_done == u0.mma_done);
+}

@@ -115,7 +115,8 @@ bool simulation_args(const MeasuredGemm& g, const std::string& arch,
   }
   // What our kernels issue besides mma and fragment loads where it holds the loads back:
   // each k-tile's copies and addresses after its barrier, the 2:4 kernel's rolled k-sub
-  // loop (counted in their PTX: models/mapping/harness_loop_instructions.h).
+  // loop (counted in their PTX, and their cycles in their SASS:
+  // models/mapping/harness_loop_instructions.h).
   if (g.mapping && (k == "stcsim_dense" || k == "stcsim_sp24" || k == "stcsim_bsr")) {
     const MeasuredMapping& m = *g.mapping;
     KernelMapping tile;
@@ -124,9 +125,14 @@ bool simulation_args(const MeasuredGemm& g, const std::string& arch,
     if (const auto loop = harness_loop_instructions(k.substr(std::strlen("stcsim_")), tile)) {
       p("mapping.ktile_prelude_instructions=" + std::to_string(loop->ktile_prelude));
       p("mapping.ktile_copy_instructions=" + std::to_string(loop->ktile_copy_instructions));
+      p("mapping.ktile_prelude_cycles=" + std::to_string(loop->ktile_prelude_cycles));
+      p("mapping.ktile_copy_cycles=" + std::to_string(loop->ktile_copy_cycles));
       if (loop->rolled_ksubs) {
         p("mapping.ksub_loop=rolled");
         p("mapping.ksub_prelude_instructions=" + std::to_string(loop->ksub_prelude));
+        p("mapping.ksub_prelude_cycles=" + std::to_string(loop->ksub_prelude_cycles));
+        p("mapping.ksub_rest_from=" + std::to_string(loop->ksub_rest_from));
+        p("mapping.ksub_rest_gap=" + std::to_string(loop->ksub_rest_gap));
       }
     }
   }
