@@ -18,10 +18,13 @@ stall counts (the cycles one warp alone on its sub-core takes to issue the body 
 before any wait on a load or the tensor pipe), and the instruction mix; --list prints the
 body instruction by instruction with the scoreboards each waits on.
 
-Usage: scripts/sass_schedule.py [--list] [--kernel SUBSTRING] [CUBIN ...]
+Usage: scripts/sass_schedule.py [--list | --table | --check-table] [--kernel SUBSTRING] [CUBIN ...]
 Without CUBINs it compiles validation/cuda/gemm_dense.cu and gemm_sp24.cu with nvcc
 (-O3, sm_90) into a temporary folder. --self-test compiles the probes, checks the opcode
 table, the control-word fields and a known loop, and exits 0 (the test suite runs it).
+--table prints the figures models/mapping/harness_loop_instructions.cpp takes (one row per
+harness kernel found in the cubins: give mainloop_bench.cu's for the anatomy's variants);
+--check-table compiles every harness kernel and compares them with that file's rows.
 """
 import argparse
 import os
@@ -251,6 +254,48 @@ def harness_row(name, code):
     return row
 
 
+TABLE = "models/mapping/harness_loop_instructions.cpp"
+PARTS = {"kFull": "full", "kNoCopy": "no_copy", "kNoCopyNoBarrier": "no_copy_no_barrier",
+         "kMmaOnly": "mma_only", "kNoMma": "no_mma"}
+
+
+def check_table(tmp):
+    """The table's SASS columns against the kernels as this nvcc compiles them: the full
+    kernels from gemm_*.cu, the anatomy's variants from mainloop_bench.cu."""
+    found = {}
+    for src in SOURCES + ["validation/ubench/mainloop_bench.cu"]:
+        cubin = compile_cubin(os.path.join(ROOT, src),
+                              os.path.join(tmp, os.path.basename(src) + ".cubin"))
+        for name, code in text_sections(cubin):
+            r = harness_row(name, code)
+            if r:
+                found[(r["kernel"], r["cta"], r["variant"])] = (
+                    r["ktile_prelude_cycles"], r["ktile_copy_cycles"], r["ksub_prelude_cycles"],
+                    r["ksub_rest_from"], r["ksub_rest_gap"])
+    row = re.compile(r'\{"(\w+)", ((?:\d+, ){6})(\w+), (?:\d+, ){3}(\d+), (\d+), (\d+), (\d+), (\d+)\}')
+    with open(os.path.join(ROOT, TABLE)) as f:
+        rows = row.findall(f.read())
+    bad = []
+    for kernel, cta, parts, *cycles in rows:
+        key = (kernel, tuple(int(x) for x in cta.rstrip(", ").split(", ")), PARTS[parts])
+        want = tuple(int(x) for x in cycles)
+        got = found.get(key)
+        if got != want:
+            bad.append(f"{key}: table {want}, SASS {got}")
+    for b in bad:
+        print("sass_schedule --check-table: " + b, file=sys.stderr)
+    if not rows:
+        print(f"sass_schedule --check-table: no rows read from {TABLE}", file=sys.stderr)
+        return 1
+    if bad:
+        print(f"{len(bad)} of {len(rows)} rows differ: rerun scripts/sass_schedule.py --table "
+              f"(with mainloop_bench.cu's cubin for the variants) and update {TABLE}",
+              file=sys.stderr)
+        return 1
+    print(f"sass_schedule --check-table: {len(rows)} rows match the kernels' SASS")
+    return 0
+
+
 def compile_cubin(src, out, source_text=None):
     cmd = [NVCC, "-std=c++17", "-O3", "-arch=sm_90", "-cubin", "-I" + ROOT, "-o", out]
     if source_text is not None:
@@ -321,6 +366,8 @@ def main():
     ap.add_argument("--self-test", action="store_true")
     ap.add_argument("--table", action="store_true",
                     help="the harness kernels' rows for models/mapping/harness_loop_instructions.cpp")
+    ap.add_argument("--check-table", action="store_true",
+                    help="compile every harness kernel and compare with that file's table")
     a = ap.parse_args()
     if not os.path.exists(NVCC):
         print(f"sass_schedule: {NVCC} not found", file=sys.stderr)
@@ -331,6 +378,8 @@ def main():
         cubins = a.cubins or [compile_cubin(os.path.join(ROOT, s),
                                             os.path.join(tmp, os.path.basename(s) + ".cubin"))
                               for s in SOURCES]
+        if a.check_table:
+            return check_table(tmp)
         if a.table:
             rows = [r for path in cubins for name, code in text_sections(path)
                     for r in [harness_row(name, code)] if r and a.kernel in name]

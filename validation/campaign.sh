@@ -104,7 +104,7 @@ step() {
 }
 
 # ---- plan ----
-plan="env 20 | binaries (use carried, else build) 240 | smoke 60 | bitcapture 45 | ubench 90 | suite_real 200 | suite_vendor 90 | suite_ours 130 | energy 150 | pytorch 90 | suite_bsr 130 | suite_csr 170 | ncu 30 | ncu_csr 40 | ncu_epilogue 30 | ncu_epilogue_torch 60 | ncu_anatomy_stalls 120 | ncu_cold_warm_all 30 | ncu_cold_warm_none 30 | vendor_kernels 90"
+plan="env 20 | binaries (use carried, else build) 240 | smoke 60 | bitcapture 45 | ubench 90 | suite_real 200 | suite_vendor 90 | suite_ours 130 | energy 150 | pytorch 90 | suite_bsr 130 | suite_csr 170 | ncu 30 | ncu_csr 40 | ncu_epilogue 30 | ncu_epilogue_torch 60 | ncu_anatomy_stalls 120 | ncu_cold_warm_all 30 | ncu_cold_warm_none 30 | vendor_kernels 90 | sass 30"
 say "plan (seconds, each capped by the budget left): $plan"
 say "budget ${budget}s; output $out (at most 8 files); dry run: $dry"
 
@@ -342,6 +342,19 @@ if [ "$gpu" = yes ]; then
         --out "$work/vendor_kernels_run.json"
     fi
   fi
+fi
+
+# Our kernels' SASS as this machine's toolkit disassembles it: checks scripts/sass_schedule.py's
+# reading of the same instructions (opcodes, stall counts, scoreboards) made without a
+# disassembler, and pins the schedule the model's loop figures come from. No GPU needed.
+dump_sass() {
+  command -v cuobjdump > /dev/null || { echo "no cuobjdump on this machine"; return 77; }
+  cuobjdump --dump-sass --gpu-architecture sm_90 "$1" | gzip -9 > "$2"
+  echo "$(zcat "$2" | grep -c 'Function :') functions, $(stat -c %s "$2") bytes gzipped: $2"
+}
+if [ -x "$bin/stcsim_validate_gpu" ]; then
+  note="SASS of our kernels (sm_90): work/sass_sm90.txt.gz"
+  step sass 30 dump_sass "$bin/stcsim_validate_gpu" "$work/sass_sm90.txt.gz"
 fi
 
 # ---- pack: at most 8 files in OUTDIR ----
