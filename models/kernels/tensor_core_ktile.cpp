@@ -1,6 +1,7 @@
 #include "models/kernels/tensor_core_ktile.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace stcsim {
 
@@ -109,13 +110,27 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
         ws.frag_ready = std::max(a_done, b_done);
       }
       // A rolled k-sub whose later B fragments load after its first mma (ptxas's order):
-      // they land `ksub_rest_gap` cycles after that mma issues (taken as when the first
-      // fragments are in, the earliest it can) plus one load's wavefronts and latency.
-      // Their wavefronts were counted on the port with the rest, at the k-sub's top.
-      ws.rest_from = load && frags && t.loop.rolled_ksubs ? t.loop.ksub_rest_from : 0;
-      if (ws.rest_from > 0)
-        ws.rest_ready = ws.frag_ready + t.loop.ksub_rest_gap +
-                        double(f.b) / std::max(1, t.b_columns) + sm.smem.latency_cycles();
+      // the first mma wait only for A, the metadata and the B of the columns they use
+      // (issued by columns: rest_from / run of them), the rest land `ksub_rest_gap` cycles
+      // after the first fragments are in (when the first mma can issue, at the earliest)
+      // plus one column's wavefronts and the latency, and not before the port has served
+      // them. All of the k-sub's wavefronts stay on the port at its top, as counted above:
+      // it served them from `done - total - latency` (ISharedMemory::read returns its
+      // stretch's end plus the latency).
+      // (With one B buffer every B already loads after the previous k-sub's last mma.)
+      ws.rest_from =
+          load && frags && t.loop.rolled_ksubs && t.b_buffers == 2 ? t.loop.ksub_rest_from : 0;
+      if (ws.rest_from > 0) {
+        const double lat = sm.smem.latency_cycles(), cols = std::max(1, t.b_columns);
+        const double first_cols =
+            t.order.by_columns && t.order.run > 0
+                ? std::min(cols, std::ceil(double(ws.rest_from) / t.order.run))
+                : cols;
+        const Cycle done = ws.frag_ready;
+        const Cycle start = done - f.total() - lat;
+        ws.frag_ready = std::min(done, start + f.a + f.b * first_cols / cols + lat);
+        ws.rest_ready = std::max(done, ws.frag_ready + t.loop.ksub_rest_gap + f.b / cols + lat);
+      }
       ws.frag_cause = sub == 0 ? cause : StallCause::Operand;
       // Written into the warp's registers; issue_ksub puts them on the sub-core's pipe.
       ws.frag_write_bytes = load && writes ? t.fragment_bytes : 0;

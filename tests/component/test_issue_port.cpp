@@ -226,35 +226,53 @@ TEST_CASE("issue_port_stall_cycles_delay_the_warp_not_the_port", "[component][is
 
 TEST_CASE("issue_port_rolled_ksub_waits_for_its_later_fragment_group", "[component][issue]") {
   const PresetEnv p("a100", "chooser");
-  // One k-sub, one warp a sub-core (128x128, 64x64 warp tiles of m16n8k16: 32 mma in row
-  // order). With ksub_rest_from 8 the warp's mma 8-31 wait for fragments that land
-  // gap + one column's B wavefronts + the latency after the first fragments: a gap long
-  // enough that mma 0-7 have issued by then puts mma 8 exactly there.
+  // One k-sub, one warp a sub-core (128x128, 64x64 warp tiles of m16n8k16 issued by
+  // columns: 8 columns of 4 mma). With ksub_rest_from 8 the first two columns' mma wait
+  // only for A and those columns' B (a quarter of B's wavefronts); mma 8-31 wait for the
+  // rest, landed gap + one column's wavefronts + the latency after those. The port serves
+  // all of the k-sub's reads at its top either way, from the same cycle.
+  auto columns = [](LoopInstructions loop) {
+    KernelMapping m = tile(128, 128, 16, loop);
+    m.mma_order = "columns";
+    return m;
+  };
   LoopInstructions rolled;
   rolled.rolled_ksubs = true;
-  const KtileRun base(p, tile(128, 128, 16, rolled), 16);
+  const KtileRun base(p, columns(rolled), 16);
   LoopInstructions rest = rolled;
   rest.ksub_rest_from = 8;
   rest.ksub_rest_gap = 500;
-  const KtileRun late(p, tile(128, 128, 16, rest), 16);
+  const KtileRun late(p, columns(rest), 16);
   const WarpState& w = late.warps[0];
-  CHECK(w.rest_from == 8);
   const FragmentReads& f = late.t.wavefronts[0][0];
-  const Cycle landed =
-      w.frag_ready + 500 + double(f.b) / late.t.b_columns + p.smem->latency_cycles();
+  REQUIRE(late.t.b_columns == 8);
+  REQUIRE(f.b % 4 == 0);
+  const Cycle done = base.warps[0].frag_ready;  // every read of the k-sub landed
+  CHECK(w.rest_from == 8);
+  CHECK(w.frag_ready == done - f.b + f.b / 4);
+  const Cycle landed = w.frag_ready + 500 + f.b / 8 + p.smem->latency_cycles();
   CHECK(w.rest_ready == landed);
-  CHECK(late.t.b_columns == 8);
-  CHECK(w.first_issue == base.warps[0].first_issue);  // mma 0 does not wait
-  REQUIRE(base.warps[0].last_issue < landed);
-  // mma 8-31 issue back to back from `landed` (nothing else waits there): the last one
-  // 23 pipe intervals later, as the base run's last is 31 after its first.
+  CHECK(late.sm.smem->busy_cycles() == base.sm.smem->busy_cycles());
+  // mma 0 issues as soon as its columns are in; mma 8-31 back to back from `landed`
+  // (mma 0-7 are long done by then), the last 23 pipe intervals after it, as the base
+  // run's last is 31 after its first.
+  CHECK(w.first_issue == base.warps[0].first_issue - (done - w.frag_ready));
   const Cycle interval = (base.warps[0].last_issue - base.warps[0].first_issue) / 31;
+  REQUIRE(w.first_issue + 8 * interval < landed);
   CHECK(w.last_issue == landed + 23 * interval);
-  // Unrolled, the same fields do nothing.
+  // Unrolled, or with one B buffer (every B already loads after the last mma), the same
+  // fields do nothing.
   LoopInstructions unrolled = rest;
   unrolled.rolled_ksubs = false;
-  const KtileRun u(p, tile(128, 128, 16, unrolled), 16);
-  const KtileRun u0(p, tile(128, 128, 16, {}), 16);
+  const KtileRun u(p, columns(unrolled), 16);
+  const KtileRun u0(p, columns({}), 16);
   CHECK(u.warps[0].rest_from == 0);
   CHECK(u.mma_done == u0.mma_done);
+  KernelMapping one = columns(rest);
+  one.b_fragment_buffers = 1;
+  KernelMapping one0 = columns(rolled);
+  one0.b_fragment_buffers = 1;
+  const KtileRun b1(p, one, 16), b10(p, one0, 16);
+  CHECK(b1.warps[0].rest_from == 0);
+  CHECK(b1.mma_done == b10.mma_done);
 }
