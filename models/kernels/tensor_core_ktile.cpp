@@ -1,7 +1,6 @@
 #include "models/kernels/tensor_core_ktile.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace stcsim {
 
@@ -18,10 +17,15 @@ TensorCoreWarps::TensorCoreWarps(const KernelMapping& map, const MmaKind& kind,
                                        map.warp_n * double(input_bytes(kind.dtype))) +
                      (kind.sparsity.dense() ? 0.0 : map.warp_m / kind.shape().m * 32 * 4.0)),
       b_buffers(map.b_fragment_buffers > 0 ? map.b_fragment_buffers : 2),
-      b_columns(map.warp_n / kind.shape().n),
+      b_columns(std::max(1, map.warp_n / kind.shape().n)),
       parts(map.mainloop_parts),
       sync_at_ktile_end(map.barrier_point == "ktile_end"),
-      loop(map.loop) {}
+      loop(map.loop) {
+  if (loop.ksub_rest_from > 0 && order.by_columns && order.run > 0) {
+    const int first_columns = (loop.ksub_rest_from + order.run - 1) / order.run;
+    rest_first_b_share = double(std::min(b_columns, first_columns)) / b_columns;
+  }
+}
 
 std::vector<WarpState> TensorCoreWarps::fresh_warps() const {
   std::vector<WarpState> w(static_cast<std::size_t>(warps));
@@ -84,7 +88,7 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
       Cycle ready = t.loop.rolled_ksubs ? std::max(barrier, ws.last_issue + 1)
                     : sub == 0 && sync  ? barrier
                                         : std::max(barrier, ws.first_issue);
-      if (prelude > 0 || prelude_cycles > 0) {
+      if (prelude_cycles > 0) {  // never 0 where there are prelude instructions
         // On the sub-core's issue port, one warp's run after another's: warps ready
         // together in slot order (the scheduler's greedy rule: the lower slot first), a
         // run in the earliest idle stretch from its ready cycle (IssuePort). Only these
@@ -111,7 +115,7 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
       }
       // A rolled k-sub whose later B fragments load after its first mma (ptxas's order):
       // the first mma wait only for A, the metadata and the B of the columns they use
-      // (issued by columns: rest_from / run of them), the rest land `ksub_rest_gap` cycles
+      // (TensorCoreWarps::rest_first_b_share), the rest land `ksub_rest_gap` cycles
       // after the first fragments are in (when the first mma can issue, at the earliest)
       // plus one column's wavefronts and the latency, and not before the port has served
       // them. All of the k-sub's wavefronts stay on the port at its top, as counted above:
@@ -121,15 +125,12 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
       ws.rest_from =
           load && frags && t.loop.rolled_ksubs && t.b_buffers == 2 ? t.loop.ksub_rest_from : 0;
       if (ws.rest_from > 0) {
-        const double lat = sm.smem.latency_cycles(), cols = std::max(1, t.b_columns);
-        const double first_cols =
-            t.order.by_columns && t.order.run > 0
-                ? std::min(cols, std::ceil(double(ws.rest_from) / t.order.run))
-                : cols;
+        const double lat = sm.smem.latency_cycles();
         const Cycle done = ws.frag_ready;
         const Cycle start = done - f.total() - lat;
-        ws.frag_ready = std::min(done, start + f.a + f.b * first_cols / cols + lat);
-        ws.rest_ready = std::max(done, ws.frag_ready + t.loop.ksub_rest_gap + f.b / cols + lat);
+        ws.frag_ready = std::min(done, start + f.a + f.b * t.rest_first_b_share + lat);
+        ws.rest_ready =
+            std::max(done, ws.frag_ready + t.loop.ksub_rest_gap + double(f.b) / t.b_columns + lat);
       }
       ws.frag_cause = sub == 0 ? cause : StallCause::Operand;
       // Written into the warp's registers; issue_ksub puts them on the sub-core's pipe.

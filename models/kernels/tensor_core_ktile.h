@@ -30,6 +30,10 @@ struct TensorCoreWarps {
   double fragment_bytes = 0;
   int b_buffers = 2;  // KernelMapping::b_fragment_buffers: 1 reloads B after its last mma
   int b_columns = 1;  // the warp tile's mma columns (warp_n / mma n): B fragments a k-sub
+  // With a later fragment group (LoopInstructions::ksub_rest_from, two B buffers): the share
+  // of a k-sub's B wavefronts the first group holds (the columns of the mma before
+  // rest_from, issued by columns; all of B otherwise).
+  double rest_first_b_share = 1;
   unsigned parts = kMainloopAll;   // KernelMapping::mainloop_parts
   bool sync_at_ktile_end = false;  // KernelMapping::barrier_point "ktile_end"
   LoopInstructions loop;           // KernelMapping::loop: preludes on the issue port
