@@ -57,6 +57,7 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
   // start staggered by their fills, and the pipe lets each fill the others' idle stretches
   // (GapTimeline), as their warps would.
   const bool copies_first = t.loop.copies_first();
+  const bool ktile_loop_has_prelude = t.loop.ktile_prelude > 0 || t.loop.ktile_prelude_cycles > 0;
   if (copies_first && copy_bytes > 0) sm.smem.fill(barrier, copy_bytes);
   // No later instruction on this SM is ready before this barrier (its time only grows):
   // the pipes forget the stretches they were busy before it (they fill idle ones after
@@ -83,11 +84,15 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
     for (int w = 0; w < nwarps; ++w) {
       WarpState& ws = warps[std::size_t(w)];
       // Fragments of k-sub `sub` load while the warp's mma of `sub-1` issue; in a rolled
-      // k-sub loop after the last of them, where the loop's back edge puts the loads.
+      // k-sub loop after the last of them, where the loop's back edge puts the loads, and
+      // so in a k-tile loop with a prelude of its own (the harness's: its SASS has the
+      // first k-sub's ldmatrix after the prelude, the previous k-tile's last mma before
+      // the back edge), where no barrier already orders them (the anatomy's variants).
       const FragmentReads& f = t.wavefronts[std::size_t(w)][std::size_t(sub)];
-      Cycle ready = t.loop.rolled_ksubs ? std::max(barrier, ws.last_issue + 1)
-                    : sub == 0 && sync  ? barrier
-                                        : std::max(barrier, ws.first_issue);
+      const bool after_back_edge = t.loop.rolled_ksubs || (sub == 0 && ktile_loop_has_prelude);
+      Cycle ready = sub == 0 && sync && !t.loop.rolled_ksubs ? barrier
+                    : after_back_edge                        ? std::max(barrier, ws.last_issue + 1)
+                                                             : std::max(barrier, ws.first_issue);
       if (prelude_cycles > 0) {  // never 0 where there are prelude instructions
         // On the sub-core's issue port, one warp's run after another's: warps ready
         // together in slot order (the scheduler's greedy rule: the lower slot first), a

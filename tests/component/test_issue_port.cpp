@@ -276,3 +276,39 @@ TEST_CASE("issue_port_rolled_ksub_waits_for_its_later_fragment_group", "[compone
   CHECK(b1.warps[0].rest_from == 0);
   CHECK(b1.mma_done == b10.mma_done);
 }
+
+TEST_CASE("issue_port_ktile_prelude_loads_after_the_last_mma_without_a_barrier",
+          "[component][issue]") {
+  const PresetEnv p("a100", "chooser");
+  // Two k-tiles of one k-sub each with no barrier between them (the anatomy's variants
+  // without kMainloopBarrier), one warp a sub-core (128x128). A k-tile loop with a prelude
+  // of its own (the harness's) has the next k-tile's first ldmatrix after its prelude, and
+  // the prelude after the back edge, after the previous k-tile's last mma: warp 0's second
+  // k-tile loads from that mma's cycle + 1 + its 20-cycle prelude, on a port idle by then,
+  // and its first mma issues when they land. Without a prelude (CUTLASS, whose mainloop
+  // loads the next k-tile's first fragments under the last k-sub's mma) they load under
+  // the previous k-sub's mma, earlier.
+  const auto run = [&](const LoopInstructions& loop, Cycle& last0) {
+    KernelMapping m = tile(128, 128, 16, loop);
+    m.mainloop_parts = kMainloopFragments | kMainloopMma;
+    TestSm sm(p);
+    SmContext ctx = sm.context(p.sm);
+    const TensorCoreWarps t(m, fp16(), *p.smem);
+    auto warps = t.fresh_warps();
+    Cycle br = 0, done = 0;
+    compute_tensor_core_ktile(ctx, t, 0, warps, 16, kBarrier, StallCause::Sync, 0, 0, br, done);
+    last0 = warps[0].last_issue;
+    REQUIRE(br < last0);  // the earliest warp's first mma: the next k-tile's "barrier"
+    compute_tensor_core_ktile(ctx, t, 0, warps, 16, br, StallCause::Sync, 0, 0, br, done);
+    return std::make_pair(warps[0].first_issue, t.wavefronts[0][0].total());
+  };
+  LoopInstructions loop;
+  loop.ktile_prelude = 20;
+  Cycle last0 = 0, last0_cutlass = 0;
+  const auto [harness, wavefronts] = run(loop, last0);
+  const auto [cutlass, unused] = run({}, last0_cutlass);
+  (void)unused;
+  const Cycle landed = p.smem->clone_empty()->read(last0 + 1 + 20, wavefronts);
+  CHECK(harness == landed);
+  CHECK(cutlass < last0_cutlass + 1 + p.smem->latency_cycles());
+}
