@@ -105,8 +105,10 @@ TEST_CASE("ubench_mainloop_anatomy_parts_cost_time_and_never_beat_peak", "[cli][
       // mma.sp's stream: the pipe's rate less waves, prologue and epilogue (0.85-0.95), and
       // for the 2:4 kernel's rolled k-sub loop its back edge and loop top (24 SASS cycles a
       // k-sub, which a lone warp a sub-core cannot hide: 128x128 fits one CTA an SM on the
-      // a100, 0.77).
-      CHECK(f("mma_only") > (sparse ? 0.75 : 0.85) * peak);
+      // a100, 0.77); for the dense kernel its k-tile loop top after the last mma (23 SASS
+      // cycles a k-tile without a barrier; 64x64 fits one CTA an SM on the a100, its 32x32
+      // warps 256 pipe cycles a k-tile: 0.81).
+      CHECK(f("mma_only") > (sparse ? 0.75 : 0.80) * peak);
       // The K sweep (4096 x 4096 x K): more K never takes less time, and each CTA's fixed
       // cost weighs less the longer its loop, so the rate never falls with K. Zero operands:
       // the same launch (no data dependence in the model).
@@ -298,8 +300,9 @@ TEST_CASE("ubench_light_kernels_run_at_the_max_clock", "[cli][ubench]") {
 }
 
 // The CTA-phase benchmark (models/ubench/cta_phases.cpp) on the h200: every CTA's mma_only
-// loop runs at no more than the mma.sync stream's rate and within 3% of it where one CTA
-// holds the SM; its prologue moves the tile's stages, its epilogue the f16 tile, each no
+// loop runs at no more than the mma.sync stream's rate and within 5% of it where one CTA
+// holds the SM (its k-tile loop top, 23 SASS cycles after each k-tile's last mma, costs a
+// lone warp a sub-core 2-4%); its prologue moves the tile's stages, its epilogue the f16 tile, each no
 // faster than the SM's 64 B/clk link to the L2; a CTA waits at least the preset's launch
 // cycles for its slot; co-resident CTAs report a skew, lone ones none.
 TEST_CASE("ubench_cta_phases_follow_the_kernels_bytes_and_rates", "[cli][ubench]") {
@@ -320,7 +323,7 @@ TEST_CASE("ubench_cta_phases_follow_the_kernels_bytes_and_rates", "[cli][ubench]
     };
     const double flops = 2.0 * c.cta_m * c.cta_n * 1024;
     CHECK(f("loop") >= flops / mma_rate * 0.999);
-    if (c.alone) CHECK(f("loop") <= flops / mma_rate * 1.03);
+    if (c.alone) CHECK(f("loop") <= flops / mma_rate * 1.05);
     const double stage_bytes = (c.cta_m + c.cta_n) * 64 * 2.0;
     CHECK(f("prologue") >= c.stages * stage_bytes / 64);
     CHECK(f("epilogue") >= c.cta_m * c.cta_n * 2.0 / 64);
