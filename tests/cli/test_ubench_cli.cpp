@@ -302,9 +302,9 @@ TEST_CASE("ubench_light_kernels_run_at_the_max_clock", "[cli][ubench]") {
 // The CTA-phase benchmark (models/ubench/cta_phases.cpp) on the h200: every CTA's mma_only
 // loop runs at no more than the mma.sync stream's rate and within 5% of it where one CTA
 // holds the SM (its k-tile loop top, 23 SASS cycles after each k-tile's last mma, costs a
-// lone warp a sub-core 2-4%); its prologue moves the tile's stages, its epilogue the f16 tile, each no
-// faster than the SM's 64 B/clk link to the L2; a CTA waits at least the preset's launch
-// cycles for its slot; co-resident CTAs report a skew, lone ones none.
+// lone warp a sub-core 2-4%); its prologue moves the tile's stages, its epilogue the f16 tile, each
+// no faster than the SM's 64 B/clk link to the L2; a CTA waits at least the preset's launch cycles
+// for its slot; co-resident CTAs report a skew, lone ones none.
 TEST_CASE("ubench_cta_phases_follow_the_kernels_bytes_and_rates", "[cli][ubench]") {
   const auto h = run_ubench("--arch h200 --only cta_phases,mma_sync_m16n8k16");
   const double mma_rate = h.at("mma_sync_m16n8k16_f16_f32|throughput");  // flop/clk/SM
