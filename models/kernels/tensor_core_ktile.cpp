@@ -89,10 +89,11 @@ void compute_tensor_core_ktile(SmContext& sm, const TensorCoreWarps& t, int slot
       // first k-sub's ldmatrix after the prelude, the previous k-tile's last mma before
       // the back edge), where no barrier already orders them (the anatomy's variants).
       const FragmentReads& f = t.wavefronts[std::size_t(w)][std::size_t(sub)];
-      const bool after_back_edge = t.loop.rolled_ksubs || (sub == 0 && ktile_loop_has_prelude);
-      Cycle ready = sub == 0 && sync && !t.loop.rolled_ksubs ? barrier
-                    : after_back_edge                        ? std::max(barrier, ws.last_issue + 1)
-                                                             : std::max(barrier, ws.first_issue);
+      const bool after_back_edge =
+          t.loop.rolled_ksubs || (sub == 0 && !sync && ktile_loop_has_prelude);
+      Cycle ready = after_back_edge    ? std::max(barrier, ws.last_issue + 1)
+                    : sub == 0 && sync ? barrier
+                                       : std::max(barrier, ws.first_issue);
       if (prelude_cycles > 0) {  // never 0 where there are prelude instructions
         // On the sub-core's issue port, one warp's run after another's: warps ready
         // together in slot order (the scheduler's greedy rule: the lower slot first), a

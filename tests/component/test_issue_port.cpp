@@ -306,8 +306,7 @@ TEST_CASE("issue_port_ktile_prelude_loads_after_the_last_mma_without_a_barrier",
   loop.ktile_prelude = 20;
   Cycle last0 = 0, last0_cutlass = 0;
   const auto [harness, wavefronts] = run(loop, last0);
-  const auto [cutlass, unused] = run({}, last0_cutlass);
-  (void)unused;
+  const Cycle cutlass = run({}, last0_cutlass).first;
   const Cycle landed = p.smem->clone_empty()->read(last0 + 1 + 20, wavefronts);
   CHECK(harness == landed);
   CHECK(cutlass < last0_cutlass + 1 + p.smem->latency_cycles());
