@@ -151,18 +151,24 @@ Cycle gather_x_rows(const CsrLaunch& k, const CtaTask& t, const std::int64_t* co
   const std::uint64_t xb = k.base.b + std::uint64_t(t.batch) * k.b_stride;
   double bytes = 0;
   spans.clear();
-  for (std::size_t i = 0; i < n; ++i) {
-    if (k.activation.present()) {
-      // A convolution: each gathered K index is a tap of one channel, read from the
-      // input's channel plane (NCHW) along the tile's output rows, not from an unrolled
-      // copy.
+  if (k.activation.present()) {
+    // A convolution: each gathered K index is a tap of one channel, read from the
+    // input's channel plane (NCHW) along the tile's output rows, not from an unrolled
+    // copy.
+    for (std::size_t i = 0; i < n; ++i)
       bytes += double(eb) * double(conv_chw_spans(k.activation, xb, cols[i], n0, width, spans));
-    } else {
-      const std::uint64_t a0 = xb + std::uint64_t((cols[i] * op.n + n0) * eb),
-                          a1 = a0 + std::uint64_t(width) * eb;
-      bytes += double(a1 - a0);
-      spans.emplace_back(a0, a1);
+  } else {
+    // A matrix: one span of `width` elements a gathered row, written in place (the
+    // rows are gathered once a stage for every CTA: host time that shows).
+    spans.resize(n);
+    Span* const out = spans.data();
+    const std::uint64_t first = xb + std::uint64_t(n0 * eb), row = std::uint64_t(op.n * eb),
+                        span = std::uint64_t(width) * eb;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t a0 = first + std::uint64_t(cols[i]) * row;
+      out[i] = Span{a0, a0 + span};
     }
+    bytes = double(n * span);
   }
   load_spans_through_l1(sm, spans.data(), spans.size(), r);
   if (r.empty()) r.done = r.link_done = now;  // every sector hit the L1

@@ -41,29 +41,37 @@ inline void load_spans_through_l1(SmContext& sm, const Span* spans, std::size_t 
   // forwarding).
   L2Line* const ls = lines.data();
   const L2AccessResult* const rs = results.data();
+  constexpr unsigned kSectors = unsigned(kLine / kSector), kWhole = (1u << kSectors) - 1;
   std::size_t k = 0;
+  // The sectors a span overlaps are consecutive sector numbers: counted at once.
+  std::int64_t wanted = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const auto [a0, a1] = spans[i];
+    if (a1 <= a0) continue;
+    wanted += std::int64_t((a1 - 1) / kSector - a0 / kSector + 1);
+    // Whole lines, then the first one trimmed from sector (a0 within its line) on and
+    // the last one to the sector holding a1 - 1.
+    const std::size_t first = k;
     for (std::uint64_t line = a0 / kLine * kLine; line < a1; line += kLine) {
-      // Sectors [s0, s1) of the line overlap [a0, a1).
-      const unsigned s0 = unsigned((std::max(a0, line) - line) / kSector);
-      const unsigned s1 = unsigned((std::min(a1, line + kLine) - line + kSector - 1) / kSector);
       ls[k].addr = line;
-      ls[k].sectors = std::uint8_t(((1u << s1) - 1) & ~((1u << s0) - 1));
+      ls[k].sectors = std::uint8_t(kWhole);
       ++k;
     }
+    ls[first].sectors = std::uint8_t(ls[first].sectors & ~((1u << (a0 % kLine / kSector)) - 1));
+    ls[k - 1].sectors =
+        std::uint8_t(ls[k - 1].sectors & ((2u << ((a1 - 1) % kLine / kSector)) - 1));
   }
   sm.l1->access_lines(ls, k, false, results.data());
   // The missed sectors of each line go to the L2 as that line (what the L1 sends as one
   // request): one L2 lookup a line with all its missed sectors. Compacted in place, then
-  // appended (the request's storage outlives its CTA: RequestPool).
+  // appended (the request's storage outlives its CTA: RequestPool). A lookup's missed
+  // sectors are among those it asked for.
   std::size_t missed = 0;
-  std::int64_t wanted = 0, hits = 0;
+  std::int64_t missed_sectors = 0;
   for (std::size_t i = 0; i < k; ++i) {
     const std::uint64_t addr = ls[i].addr;
-    const std::uint8_t want = ls[i].sectors, miss = rs[i].miss_sectors & want;
-    wanted += sector_count(want);
-    hits += sector_count(std::uint8_t(want & ~miss));
+    const std::uint8_t miss = rs[i].miss_sectors;
+    missed_sectors += sector_count(miss);
     // Written always, kept when something missed (whether a line hits is data the host
     // cannot predict).
     ls[missed].addr = addr;
@@ -73,7 +81,7 @@ inline void load_spans_through_l1(SmContext& sm, const Span* spans, std::size_t 
   r.lines.insert(r.lines.end(), ls, ls + missed);
   // Whole sector counts: the same sums as counting one at a time.
   sm.counters.l1_sectors += double(wanted);
-  sm.counters.l1_hit_sectors += double(hits);
+  sm.counters.l1_hit_sectors += double(wanted - missed_sectors);
 }
 
 inline void load_through_l1(SmContext& sm, std::uint64_t a0, std::uint64_t a1, MemRequest& r) {

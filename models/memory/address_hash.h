@@ -27,9 +27,12 @@ class Divider {
  public:
   explicit Divider(std::uint64_t d = 1) : d_(d), inv_(~std::uint64_t{0} / d) {}
   std::uint64_t quotient(std::uint64_t x) const {
-    // inv_ <= 2^64 / d, so the estimate never exceeds x / d and is at most 2 below it.
+    // inv_ <= 2^64 / d, so the estimate never exceeds x / d and is at most 2 below it:
+    // two corrections, each by a comparison (how many are needed is data the host
+    // cannot predict, so not a loop).
     std::uint64_t q = std::uint64_t((static_cast<unsigned __int128>(x) * inv_) >> 64);
-    while (x - q * d_ >= d_) ++q;
+    q += std::uint64_t(x - q * d_ >= d_);
+    q += std::uint64_t(x - q * d_ >= d_);
     return q;
   }
   std::uint64_t divisor() const { return d_; }

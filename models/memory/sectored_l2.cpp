@@ -80,7 +80,7 @@ int SectoredL2::slice_of(std::uint64_t line_addr) const {
 }
 
 std::uint64_t SectoredL2::set_of(std::uint64_t line_addr) const {
-  return reduce_range(mix_address((line_addr >> line_shift_) ^ 0x5bd1e995u), sets_);
+  return reduce_range(mix_address((line_addr >> line_shift_) ^ kSetSalt), sets_);
 }
 
 void SectoredL2::line_beyond_tags(std::uint64_t line_addr) {
@@ -133,8 +133,8 @@ inline void shift_back(std::uint64_t* set, int n, int ways) {
 }
 }  // namespace
 
-template <int kWays>
-inline void SectoredL2::access_set_n(Way* set, std::uint64_t line, std::uint8_t sectors, bool write,
+template <int kWays, bool kWrite>
+inline void SectoredL2::access_set_n(Way* set, std::uint64_t line, std::uint8_t sectors,
                                      L2AccessResult& r) {
   r.evicted_dirty = 0;
   r.evicted_line_addr = 0;
@@ -173,8 +173,8 @@ inline void SectoredL2::access_set_n(Way* set, std::uint64_t line, std::uint8_t 
     // A hit: its sectors, then to the front (the ways before it move back one).
     const Way way = set[w];
     const unsigned valid = valid_of(way), dirty = dirty_of(way);
-    r.miss_sectors = write ? 0 : (sectors & ~valid);
-    const Way entry = make_way(line, valid | sectors, write ? dirty | sectors : dirty);
+    r.miss_sectors = kWrite ? 0 : (sectors & ~valid);
+    const Way entry = make_way(line, valid | sectors, kWrite ? dirty | sectors : dirty);
     shift_back(set, w, ways);
     set[0] = entry;
     return;
@@ -190,50 +190,98 @@ inline void SectoredL2::access_set_n(Way* set, std::uint64_t line, std::uint8_t 
     }
   }
   // Full-sector writes need no fill from DRAM; reads fetch the sectors they touch.
-  r.miss_sectors = write ? 0 : sectors;
+  r.miss_sectors = kWrite ? 0 : sectors;
   shift_back(set, v, ways);
-  set[0] = make_way(line, sectors, write ? sectors : 0);
+  set[0] = make_way(line, sectors, kWrite ? sectors : 0);
 }
 
+template <bool kWrite>
+inline void SectoredL2::access_set_4(Way* set, std::uint64_t line, std::uint8_t sectors,
+                                     L2AccessResult& r) {
+  const Way w0 = set[0], w1 = set[1], w2 = set[2], w3 = set[3];
+  // A way holds the line when their low 48 bits agree (shifted out: the sector bits).
+  constexpr int kState = 64 - kTagBits;
+  const unsigned hit =
+      unsigned(((w0 ^ line) << kState) == 0) | unsigned(((w1 ^ line) << kState) == 0) << 1 |
+      unsigned(((w2 ^ line) << kState) == 0) << 2 | unsigned(((w3 ^ line) << kState) == 0) << 3;
+  // The way the ones before it shift back into: the hit, else the last. A miss over the
+  // last way is the same as one into the first empty way: empty ways are the last ones
+  // and alike, so shifting them back one changes nothing, and an empty way evicts nothing.
+  const int p = __builtin_ctz(hit | 8u);
+  const Way old = set[p];
+  // Its sectors are the line's for a hit; for a miss its dirty sectors are the eviction's.
+  const unsigned keep = 0u - unsigned(hit != 0);
+  const unsigned valid = valid_of(old) & keep, dirty = dirty_of(old) & keep;
+  const unsigned evicted = dirty_of(old) & ~keep;
+  const Way evicted_addr = ((old & kTagMask) << line_shift_) & (Way{0} - Way(evicted != 0));
+  const auto all = [](bool b) { return Way{0} - Way(b); };
+  const Way m1 = all(p >= 1), m2 = all(p >= 2), m3 = all(p >= 3);
+  set[0] = make_way(line, valid | sectors, kWrite ? dirty | sectors : dirty);
+  set[1] = (w0 & m1) | (w1 & ~m1);
+  set[2] = (w1 & m2) | (w2 & ~m2);
+  set[3] = (w2 & m3) | (w3 & ~m3);
+  // The result last: its byte stores may alias anything the host holds in registers.
+  r.evicted_line_addr = evicted_addr;
+  r.evicted_dirty = std::uint8_t(evicted);
+  // Reads fetch the sectors they touch that are not there; full-sector writes none.
+  r.miss_sectors = kWrite ? 0 : std::uint8_t(sectors & ~valid);
+}
+
+template <int kWays>
 void SectoredL2::prefetch_set(const Way* set) const {
   const char* p = reinterpret_cast<const char*>(set);
-  const std::size_t bytes = std::size_t(spec_.ways) * sizeof(Way);
+  const std::size_t bytes = std::size_t(kWays > 0 ? kWays : spec_.ways) * sizeof(Way);
   for (std::size_t off = 0; off < bytes; off += 64) __builtin_prefetch(p + off, 1);
 }
 
 void SectoredL2::access_lines(const L2Line* lines, std::size_t n, bool write, L2AccessResult* out) {
-  // The tag array (megabytes) misses the host's caches on nearly every lookup: hash all
-  // of the request's lines first, then look them up in order while the sets a few lines
-  // ahead are being fetched. Same lookups, same order, same outcome as access().
-  constexpr std::size_t kAhead = 8;
-  // The hashes first, in a loop of their own (pure arithmetic the host overlaps line
+  // Each line's slice first, in a loop of its own (pure arithmetic the host overlaps line
   // with line); an SM's L1 has one slice and no slice to find.
-  batch_sets_.resize(n);
-  for (std::size_t i = 0; i < n; ++i) batch_sets_[i] = &ways_[set_of(lines[i].addr) * spec_.ways];
   if (spec_.slices > 1)
     for (std::size_t i = 0; i < n; ++i) out[i].slice = SectoredL2::slice_of(lines[i].addr);
   else
     for (std::size_t i = 0; i < n; ++i) out[i].slice = 0;
-  for (std::size_t i = 0; i < std::min(n, kAhead); ++i) prefetch_set(batch_sets_[i]);
   // Compile-time associativities for the common sets (their loops unrolled, and each
   // cache's branches on their own host predictor entries); any other count scans.
   switch (spec_.ways) {
     case 16:
-      return lookup_batch<16>(lines, n, write, out, kAhead);
+      return write ? lookup_batch<16, true>(lines, n, out) : lookup_batch<16, false>(lines, n, out);
     case 4:
-      return lookup_batch<4>(lines, n, write, out, kAhead);
+      return write ? lookup_batch<4, true>(lines, n, out) : lookup_batch<4, false>(lines, n, out);
     default:
-      return lookup_batch<0>(lines, n, write, out, kAhead);
+      return write ? lookup_batch<0, true>(lines, n, out) : lookup_batch<0, false>(lines, n, out);
   }
 }
 
-template <int kWays>
-void SectoredL2::lookup_batch(const L2Line* lines, std::size_t n, bool write, L2AccessResult* out,
-                              std::size_t ahead) {
+template <int kWays, bool kWrite>
+void SectoredL2::lookup_batch(const L2Line* lines, std::size_t n, L2AccessResult* out) {
+  // The tag array (megabytes) misses the host's caches on nearly every lookup: each
+  // line's set is found and fetched kAhead lines before its lookup, the sets in flight
+  // kept in a ring on the stack (a scratch array per cache, one per SM's L1, is cold in
+  // the host's cache at every call). Same lookups, same order, same outcome as access().
+  constexpr std::size_t kAhead = 8;  // a power of two: the ring's index is a mask
+  Way* set_at[kAhead];
+  std::uint64_t line_at[kAhead];
+  Way* const ways = ways_;
+  const std::uint64_t sets = sets_;
+  const std::size_t per_set = std::size_t(kWays > 0 ? kWays : spec_.ways);
+  const auto locate = [&](std::size_t j) {
+    const std::uint64_t line = line_number(lines[j].addr);
+    Way* const set = &ways[reduce_range(mix_address(line ^ kSetSalt), sets) * per_set];
+    prefetch_set<kWays>(set);
+    set_at[j & (kAhead - 1)] = set;
+    line_at[j & (kAhead - 1)] = line;
+  };
+  for (std::size_t j = 0; j < std::min(n, kAhead); ++j) locate(j);
   for (std::size_t i = 0; i < n; ++i) {
-    if (i + ahead < n) prefetch_set(batch_sets_[i + ahead]);
-    access_set_n<kWays>(batch_sets_[i], line_number(lines[i].addr), lines[i].sectors, write,
-                        out[i]);
+    Way* const set = set_at[i & (kAhead - 1)];
+    const std::uint64_t line = line_at[i & (kAhead - 1)];
+    const std::uint8_t sectors = lines[i].sectors;
+    if (i + kAhead < n) locate(i + kAhead);
+    if constexpr (kWays == 4)
+      access_set_4<kWrite>(set, line, sectors, out[i]);
+    else
+      access_set_n<kWays, kWrite>(set, line, sectors, out[i]);
   }
 }
 

@@ -73,25 +73,36 @@ class SectoredL2 : public IL2Cache {
   static constexpr int kTagBits = 48;
   static constexpr Way kTagMask = (Way{1} << kTagBits) - 1;
   static constexpr Way kEmpty = kTagMask;  // no line: the all-ones line number, no sectors
+  // Mixed into a line number before it is hashed to a set (set_of).
+  static constexpr std::uint64_t kSetSalt = 0x5bd1e995u;
   static std::uint8_t valid_of(Way w) { return std::uint8_t(w >> kTagBits); }
   static std::uint8_t dirty_of(Way w) { return std::uint8_t(w >> (kTagBits + 8)); }
   static Way make_way(std::uint64_t line, unsigned valid, unsigned dirty) {
     return line | Way(valid & 0xff) << kTagBits | Way(dirty & 0xff) << (kTagBits + 8);
   }
-  // access_lines' lookups, in order, `ahead` sets prefetched ahead of each.
-  template <int kWays>
-  void lookup_batch(const L2Line* lines, std::size_t n, bool write, L2AccessResult* out,
-                    std::size_t ahead);
+  // access_lines' lookups, in order, each set prefetched a few lines ahead; reads or
+  // writes fixed at compile time (an L1's gathers are all reads: no test of it a line).
+  template <int kWays, bool kWrite>
+  void lookup_batch(const L2Line* lines, std::size_t n, L2AccessResult* out);
   // Looks `line` up in the set starting at `set`, a set of kWays ways (0: spec_.ways,
   // read at run time). Writes `r` field by field (a result returned by value and copied
   // whole stalls the host's store forwarding, once per line).
   // Inlined into the batch loop (a call per lookup saves and restores five registers).
-  template <int kWays>
+  template <int kWays, bool kWrite>
 #if defined(__GNUC__)
   __attribute__((always_inline))
 #endif
   inline void
-  access_set_n(Way* set, std::uint64_t line, std::uint8_t sectors, bool write, L2AccessResult& r);
+  access_set_n(Way* set, std::uint64_t line, std::uint8_t sectors, L2AccessResult& r);
+  // access_set_n for a set of exactly four ways (the L1s'), with no branch at all
+  // (whether a gathered line hits is data the host cannot predict): the hit or else the
+  // last way is found by a mask, and the set shifted from there alike in both cases.
+  template <bool kWrite>
+#if defined(__GNUC__)
+  __attribute__((always_inline))
+#endif
+  inline void
+  access_set_4(Way* set, std::uint64_t line, std::uint8_t sectors, L2AccessResult& r);
   // The line number of `line_addr`, checked to fit a way's 48 bits.
   std::uint64_t line_number(std::uint64_t line_addr) const {
     const std::uint64_t line = line_addr >> line_shift_;
@@ -99,7 +110,9 @@ class SectoredL2 : public IL2Cache {
     return line;
   }
   [[noreturn]] static void line_beyond_tags(std::uint64_t line_addr);  // throws
-  // Asks the host to bring a set's tags into its cache ahead of the lookup.
+  // Asks the host to bring a set's tags into its cache ahead of the lookup (kWays: as in
+  // access_set_n).
+  template <int kWays>
   void prefetch_set(const Way* set) const;
   SectoredL2Spec spec_;
   std::uint64_t sets_;
@@ -107,8 +120,7 @@ class SectoredL2 : public IL2Cache {
   // then exactly two lines): storage_ holds it, ways_ points at its aligned start.
   std::vector<Way> storage_;
   Way* ways_ = nullptr;
-  std::vector<Way*> batch_sets_;  // access_lines' scratch: each line's set
-  int line_shift_;                // log2(line_bytes): a power of two
+  int line_shift_;  // log2(line_bytes): a power of two
   Divider by_slices_;
   std::vector<Timeline> slice_ports_;
   std::vector<Timeline> crossbar_;  // [from * partitions + to]

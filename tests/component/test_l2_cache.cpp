@@ -77,9 +77,11 @@ TEST_CASE("l2_is_true_lru_against_a_reference_model", "[l2]") {
   // issue 18 saw a wrapped 32-bit stamp make recent lines look oldest). A plain model of
   // a set-associative write-back LRU cache, sets taken from the store's own hash, must
   // see every hit, miss, fill and dirty eviction the store reports. Every associativity
-  // the store has its own code for: 4 and 16 (compiled for their counts: the head of a
-  // set compared without branches, then a scan), 8 and 32 (a head and a scan at run
-  // time), 1 and 2 (smaller than the head: a scan only).
+  // the store has its own code for: 4 (the whole set compared and shifted without a
+  // branch, a miss shifting from the last way whether it is empty or evicted), 16
+  // (compiled for its count: the head of a set compared without branches, then a scan),
+  // 8 and 32 (a head and a scan at run time), 1 and 2 (smaller than the head: a scan
+  // only).
   for (const int ways : {1, 2, 4, 8, 16, 32}) {
     SectoredL2Spec spec = tiny();
     spec.ways = ways;
