@@ -18,6 +18,8 @@ std::vector<CsrPanel> build_csr_panels(const BlockMap& map, int batch, std::int6
   };
   std::vector<CsrPanel> out;
   std::vector<std::int64_t> order(static_cast<std::size_t>(m)), cols;
+  std::vector<int> row_nnz;
+  std::vector<CsrStage::Run> index_runs;
   for (int b = 0; b < batch; ++b) {
     std::iota(order.begin(), order.end(), std::int64_t(b) * m);
     std::stable_sort(order.begin(), order.end(),
@@ -34,24 +36,43 @@ std::vector<CsrPanel> build_csr_panels(const BlockMap& map, int batch, std::int6
         p.nnz += len(r);
       }
       const int nst = (longest + nnz_per_stage - 1) / nnz_per_stage;
-      p.stages.resize(std::size_t(nst));
+      // Each stage's arrays, appended to the panel's words; the stages point at them once
+      // the words stop growing.
+      struct Extent {
+        std::size_t at;
+        std::uint32_t runs, cols, rows;
+      };
+      std::vector<Extent> extents;
       for (int t = 0; t < nst; ++t) {
-        CsrStage& s = p.stages[std::size_t(t)];
+        Extent e{p.words.size(), 0, 0, std::uint32_t(p.rows.size())};
+        index_runs.clear();
         cols.clear();
+        row_nnz.clear();
         for (auto r : p.rows) {
           const int s0 = map.row_ptr[std::size_t(r)] + t * nnz_per_stage;
           const int s1 = std::min(map.row_ptr[std::size_t(r) + 1], s0 + nnz_per_stage);
-          s.row_nnz.push_back(std::max(0, s1 - s0));
+          row_nnz.push_back(std::max(0, s1 - s0));
           if (s1 <= s0) continue;
-          s.value_runs.push_back(
-              {std::uint64_t(s0) * value_bytes, std::uint32_t((s1 - s0) * value_bytes)});
-          s.index_runs.push_back({std::uint64_t(s0) * 4, std::uint32_t((s1 - s0) * 4)});
+          p.words.push_back(std::uint64_t(s0) * value_bytes);  // the value run
+          p.words.push_back(std::uint64_t((s1 - s0) * value_bytes));
+          index_runs.push_back({std::uint64_t(s0) * 4, std::uint32_t((s1 - s0) * 4)});
           for (int q = s0; q < s1; ++q) cols.push_back(map.col_idx[std::size_t(q)]);
+        }
+        e.runs = std::uint32_t(index_runs.size());
+        for (const auto& [off, bytes] : index_runs) {
+          p.words.push_back(off);
+          p.words.push_back(bytes);
         }
         std::sort(cols.begin(), cols.end());
         cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
-        s.cols = cols;
+        e.cols = std::uint32_t(cols.size());
+        for (const auto c : cols) p.words.push_back(std::uint64_t(c));
+        for (const int n : row_nnz) p.words.push_back(std::uint64_t(n));
+        extents.push_back(e);
       }
+      p.words.shrink_to_fit();
+      for (const Extent& e : extents)
+        p.stages.emplace_back(p.words.data() + e.at, e.runs, e.cols, e.rows);
       out.push_back(std::move(p));
     }
   }

@@ -18,18 +18,49 @@
 
 namespace stcsim {
 
-struct CsrStage {
-  std::vector<int> row_nnz;  // nonzeros of each of the CTA's rows in this stage (per warp)
-  // (byte offset, bytes) into the value array and into the column-index array.
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> value_runs, index_runs;
-  std::vector<std::int64_t> cols;  // distinct K columns (rows of X^T) this stage gathers
+// One stage of a panel: its value runs and index runs ((byte offset, bytes) into the value
+// array and into the column-index array, one of each a row with nonzeros in the stage),
+// the distinct K columns (rows of X^T) it gathers, and each of the CTA's rows' nonzeros in
+// it (per warp). The arrays lie together in the panel's words (CsrPanel::words), runs
+// first, in the order a stage's issue reads them: the simulation reads a stage once a CTA,
+// long after it left the host's caches, and one place in memory misses less than four.
+class CsrStage {
+ public:
+  using Run = std::pair<std::uint64_t, std::uint32_t>;
+  CsrStage() = default;
+  CsrStage(const std::uint64_t* at, std::uint32_t runs, std::uint32_t cols, std::uint32_t rows)
+      : at_(at), runs_(runs), cols_(cols), rows_(rows) {}
+  std::size_t runs() const { return runs_; }
+  Run value_run(std::size_t i) const { return {at_[2 * i], std::uint32_t(at_[2 * i + 1])}; }
+  Run index_run(std::size_t i) const {
+    return {at_[2 * (runs_ + i)], std::uint32_t(at_[2 * (runs_ + i) + 1])};
+  }
+  // The columns, ascending (words read as their signed type, which may alias them).
+  const std::int64_t* cols() const {
+    return reinterpret_cast<const std::int64_t*>(at_ + 4 * std::size_t(runs_));
+  }
+  std::size_t col_count() const { return cols_; }
+  std::size_t rows() const { return rows_; }
+  int row_nnz(std::size_t w) const { return int(at_[4 * std::size_t(runs_) + cols_ + w]); }
+
+ private:
+  const std::uint64_t* at_ = nullptr;  // in the panel's words
+  std::uint32_t runs_ = 0, cols_ = 0, rows_ = 0;
 };
 
 struct CsrPanel {
+  CsrPanel() = default;
+  // Stages point into `words`: a move keeps them (the storage moves along), a copy would
+  // not.
+  CsrPanel(CsrPanel&&) noexcept = default;
+  CsrPanel& operator=(CsrPanel&&) noexcept = default;
+  CsrPanel(const CsrPanel&) = delete;
+  CsrPanel& operator=(const CsrPanel&) = delete;
   int batch = 0;
   std::vector<std::int64_t> rows;  // rows of W (batch * m + row) in warp order
   std::vector<CsrStage> stages;
   std::int64_t nnz = 0;
+  std::vector<std::uint64_t> words;  // the stages' arrays, stage after stage
 };
 
 // Panels of `rows_per_cta` rows of a 1x1 block map (CSR) of W [batch * m, k] (the

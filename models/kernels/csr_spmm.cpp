@@ -70,22 +70,26 @@ class CsrCta : public MainloopCta {
     r.reset();
     const CsrStage& st = panel_.stages[std::size_t(kt)];
     add_values_and_indices(st, r);
-    gather(st.cols, r, slot, now);
+    gather(st.cols(), st.col_count(), r, slot, now);
   }
 
   // A stage's nonzero values and column indices, as runs of `r`.
   void add_values_and_indices(const CsrStage& st, MemRequest& r) const {
     const std::uint64_t idx = k_.base.index + k_.col_idx_offset;
-    for (const auto& [off, bytes] : st.value_runs) r.add_run(k_.base.a + off, bytes);
-    for (const auto& [off, bytes] : st.index_runs) r.add_run(idx + off, bytes);
+    for (std::size_t i = 0; i < st.runs(); ++i) {
+      const auto [off, bytes] = st.value_run(i);
+      r.add_run(k_.base.a + off, bytes);
+    }
+    for (std::size_t i = 0; i < st.runs(); ++i) {
+      const auto [off, bytes] = st.index_run(i);
+      r.add_run(idx + off, bytes);
+    }
   }
 
   // Gathers the rows `cols` of X^T for this CTA's columns through the L1 into `r` (its
   // misses), charges the L1's data path, and submits `r` (all hits: nothing to submit).
-  void gather(const std::vector<std::int64_t>& gathered, MemRequest& r, std::size_t slot,
-              Cycle now) {
-    l1_ready_[slot] =
-        gather_x_rows(k_, task_, gathered.data(), gathered.size(), sm_, spans_, r, now);
+  void gather(const std::int64_t* cols, std::size_t n, MemRequest& r, std::size_t slot, Cycle now) {
+    l1_ready_[slot] = gather_x_rows(k_, task_, cols, n, sm_, spans_, r, now);
     if (!r.empty()) sm_.submit(r);
   }
 
@@ -99,8 +103,8 @@ class CsrCta : public MainloopCta {
     // A k-tile is a stage: each warp's nonzeros in it.
     const CsrStage& st = panel_.stages[std::size_t(kt_)];
     Cycle done = barrier;
-    for (std::size_t w = 0; w < st.row_nnz.size(); ++w) {
-      const int nnz = st.row_nnz[w];
+    for (std::size_t w = 0; w < st.rows(); ++w) {
+      const int nnz = st.row_nnz(w);
       if (nnz == 0) continue;
       const Cycle dur = nnz * k_.cycles_per_nnz;
       const Cycle t = sm_.cuda[std::size_t((first + int(w)) % nsub)].reserve(barrier, dur);
@@ -150,17 +154,20 @@ Cycle gather_x_rows(const CsrLaunch& k, const CtaTask& t, const std::int64_t* co
   // Gathers of X^T rows go through the L1: only the sectors it misses reach the L2.
   const std::uint64_t xb = k.base.b + std::uint64_t(t.batch) * k.b_stride;
   double bytes = 0;
-  spans.clear();
+  std::size_t count = n;  // spans
   if (k.activation.present()) {
     // A convolution: each gathered K index is a tap of one channel, read from the
     // input's channel plane (NCHW) along the tile's output rows, not from an unrolled
     // copy.
+    spans.clear();
     for (std::size_t i = 0; i < n; ++i)
       bytes += double(eb) * double(conv_chw_spans(k.activation, xb, cols[i], n0, width, spans));
+    count = spans.size();
   } else {
-    // A matrix: one span of `width` elements a gathered row, written in place (the
-    // rows are gathered once a stage for every CTA: host time that shows).
-    spans.resize(n);
+    // A matrix: one span of `width` elements a gathered row, written in place into the
+    // scratch (grown, never cleared: the rows are gathered once a stage for every CTA, so
+    // host time that shows).
+    if (spans.size() < n) spans.resize(n);
     Span* const out = spans.data();
     const std::uint64_t first = xb + std::uint64_t(n0 * eb), row = std::uint64_t(op.n * eb),
                         span = std::uint64_t(width) * eb;
@@ -170,7 +177,7 @@ Cycle gather_x_rows(const CsrLaunch& k, const CtaTask& t, const std::int64_t* co
     }
     bytes = double(n * span);
   }
-  load_spans_through_l1(sm, spans.data(), spans.size(), r);
+  load_spans_through_l1(sm, spans.data(), count, r);
   if (r.empty()) r.done = r.link_done = now;  // every sector hit the L1
   // Every gathered byte crosses the L1's data path, shared with shared memory; hits
   // arrive after the L1's latency (a hit on a line still being filled is not delayed

@@ -23,6 +23,15 @@ BlockMap small_mask() {
   }
   return m;
 }
+std::vector<int> row_nnz(const CsrStage& s) {
+  std::vector<int> v;
+  for (std::size_t w = 0; w < s.rows(); ++w) v.push_back(s.row_nnz(w));
+  return v;
+}
+
+std::vector<std::int64_t> cols(const CsrStage& s) {
+  return std::vector<std::int64_t>(s.cols(), s.cols() + s.col_count());
+}
 }  // namespace
 
 TEST_CASE("csr_plan_row_swizzle_longest_rows_first", "[unit][csr]") {
@@ -34,15 +43,21 @@ TEST_CASE("csr_plan_row_swizzle_longest_rows_first", "[unit][csr]") {
   CHECK(panels[0].nnz == 13);
   // 4 nonzeros per stage: the longest row (8) needs 2 stages.
   REQUIRE(panels[0].stages.size() == 2);
-  CHECK(panels[0].stages[0].row_nnz == std::vector<int>{4, 4});
-  CHECK(panels[0].stages[1].row_nnz == std::vector<int>{4, 1});
+  CHECK(row_nnz(panels[0].stages[0]) == std::vector<int>{4, 4});
+  CHECK(row_nnz(panels[0].stages[1]) == std::vector<int>{4, 1});
   // Stage 0 gathers the union of columns {0,1,2,3} (row 5) and {0,1,3,5} (row 1).
-  CHECK(panels[0].stages[0].cols == std::vector<std::int64_t>{0, 1, 2, 3, 5});
+  CHECK(cols(panels[0].stages[0]) == std::vector<std::int64_t>{0, 1, 2, 3, 5});
   // Values of row 1 start at its row_ptr (1) x 2 bytes; indices x 4 bytes.
-  CHECK(panels[0].stages[0].value_runs[1] == std::pair<std::uint64_t, std::uint32_t>{2, 8});
-  CHECK(panels[0].stages[0].index_runs[1] == std::pair<std::uint64_t, std::uint32_t>{4, 16});
+  REQUIRE(panels[0].stages[0].runs() == 2);
+  CHECK(panels[0].stages[0].value_run(1) == std::pair<std::uint64_t, std::uint32_t>{2, 8});
+  CHECK(panels[0].stages[0].index_run(1) == std::pair<std::uint64_t, std::uint32_t>{4, 16});
   CHECK(panels[2].stages.size() == 1);
-  CHECK(panels[2].stages[0].row_nnz == std::vector<int>{1, 0});
+  CHECK(row_nnz(panels[2].stages[0]) == std::vector<int>{1, 0});
+  // Row 2 has no nonzeros: one run a row with some.
+  CHECK(panels[2].stages[0].runs() == 1);
+  CHECK(panels[2].stages[0].value_run(0) == std::pair<std::uint64_t, std::uint32_t>{0, 2});
+  // The panels moved into the returned vector: their stages still read their own words.
+  CHECK(cols(panels[2].stages[0]) == std::vector<std::int64_t>{2});
 }
 
 TEST_CASE("csr_plan_batches_stay_apart", "[unit][csr]") {
