@@ -80,7 +80,7 @@ int SectoredL2::slice_of(std::uint64_t line_addr) const {
 }
 
 std::uint64_t SectoredL2::set_of(std::uint64_t line_addr) const {
-  return reduce_range(mix_address((line_addr >> line_shift_) ^ kSetSalt), sets_);
+  return set_index(line_addr >> line_shift_, sets_);
 }
 
 void SectoredL2::line_beyond_tags(std::uint64_t line_addr) {
@@ -267,7 +267,7 @@ void SectoredL2::lookup_batch(const L2Line* lines, std::size_t n, L2AccessResult
   const std::size_t per_set = std::size_t(kWays > 0 ? kWays : spec_.ways);
   const auto locate = [&](std::size_t j) {
     const std::uint64_t line = line_number(lines[j].addr);
-    Way* const set = &ways[reduce_range(mix_address(line ^ kSetSalt), sets) * per_set];
+    Way* const set = &ways[set_index(line, sets) * per_set];
     prefetch_set<kWays>(set);
     set_at[j & (kAhead - 1)] = set;
     line_at[j & (kAhead - 1)] = line;

@@ -73,8 +73,10 @@ class SectoredL2 : public IL2Cache {
   static constexpr int kTagBits = 48;
   static constexpr Way kTagMask = (Way{1} << kTagBits) - 1;
   static constexpr Way kEmpty = kTagMask;  // no line: the all-ones line number, no sectors
-  // Mixed into a line number before it is hashed to a set (set_of).
-  static constexpr std::uint64_t kSetSalt = 0x5bd1e995u;
+  // The set of line number `line` among `sets` (set_of, and the lookups' own copy of it).
+  static std::uint64_t set_index(std::uint64_t line, std::uint64_t sets) {
+    return reduce_range(mix_address(line ^ 0x5bd1e995u), sets);
+  }
   static std::uint8_t valid_of(Way w) { return std::uint8_t(w >> kTagBits); }
   static std::uint8_t dirty_of(Way w) { return std::uint8_t(w >> (kTagBits + 8)); }
   static Way make_way(std::uint64_t line, unsigned valid, unsigned dirty) {
