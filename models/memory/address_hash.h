@@ -27,11 +27,11 @@ class Divider {
  public:
   explicit Divider(std::uint64_t d = 1) : d_(d), inv_(~std::uint64_t{0} / d) {}
   std::uint64_t quotient(std::uint64_t x) const {
-    // inv_ <= 2^64 / d, so the estimate never exceeds x / d and is at most 2 below it:
-    // two corrections, each by a comparison (how many are needed is data the host
-    // cannot predict, so not a loop).
+    // inv_ = floor((2^64 - 1) / d), so d * inv_ > 2^64 - d - 1 and x * inv_ / 2^64 lies
+    // within (x / d - 1, x / d]: the estimate is the quotient or one below it. One
+    // correction, by a comparison (whether it is needed is data the host cannot predict,
+    // so not a branch).
     std::uint64_t q = std::uint64_t((static_cast<unsigned __int128>(x) * inv_) >> 64);
-    q += std::uint64_t(x - q * d_ >= d_);
     q += std::uint64_t(x - q * d_ >= d_);
     return q;
   }
